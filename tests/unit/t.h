@@ -1,0 +1,87 @@
+/*
+ * A tiny unit-test harness. Each test file defines TEST(name) functions; they
+ * register themselves and run from main() (provided here via T_MAIN). A failed
+ * CHECK reports file:line and the expression and marks the test failed; the run
+ * ends with the plain line "N passed, N failed" and exits non-zero on failure.
+ */
+#ifndef HFG_T_H
+#define HFG_T_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*t_fn)(void);
+struct t_case {
+  const char *name;
+  t_fn fn;
+};
+#define T_MAX 512
+extern struct t_case t_cases[T_MAX];
+extern int t_ncases;
+extern int t_failed_now;
+
+#define TEST(name)                                                   \
+  static void test_##name(void);                                     \
+  __attribute__((constructor)) static void reg_##name(void) {        \
+    if (t_ncases < T_MAX) t_cases[t_ncases++] = (struct t_case){#name, test_##name}; \
+  }                                                                  \
+  static void test_##name(void)
+
+#define CHECK(cond)                                                              \
+  do {                                                                           \
+    if (!(cond)) {                                                               \
+      fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      t_failed_now = 1;                                                          \
+    }                                                                            \
+  } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                            \
+  do {                                                                                \
+    long long _a = (long long)(a), _b = (long long)(b);                               \
+    if (_a != _b) {                                                                   \
+      fprintf(stderr, "  %s:%d: CHECK failed: %s == %s (%lld vs %lld)\n", __FILE__, \
+              __LINE__, #a, #b, _a, _b);                                              \
+      t_failed_now = 1;                                                               \
+    }                                                                                 \
+  } while (0)
+
+#define CHECK_MEM(a, b, n)                                                          \
+  do {                                                                              \
+    if (memcmp((a), (b), (n)) != 0) {                                               \
+      fprintf(stderr, "  %s:%d: CHECK failed: memcmp(%s, %s, %s)\n", __FILE__, __LINE__, \
+              #a, #b, #n);                                                          \
+      t_failed_now = 1;                                                             \
+    }                                                                               \
+  } while (0)
+
+/* Aborts the current test function. */
+#define REQUIRE(cond)  \
+  do {                 \
+    CHECK(cond);       \
+    if (t_failed_now) return; \
+  } while (0)
+
+#define T_MAIN                                                          \
+  struct t_case t_cases[T_MAX];                                         \
+  int t_ncases;                                                         \
+  int t_failed_now;                                                     \
+  int main(int argc, char **argv) {                                     \
+    int passed = 0, failed = 0;                                         \
+    for (int i = 0; i < t_ncases; i++) {                                \
+      if (argc > 1 && strcmp(argv[1], t_cases[i].name) != 0) continue;  \
+      t_failed_now = 0;                                                 \
+      t_cases[i].fn();                                                  \
+      if (t_failed_now) {                                               \
+        failed++;                                                       \
+        fprintf(stderr, "FAIL %s\n", t_cases[i].name);                  \
+      } else {                                                          \
+        passed++;                                                       \
+      }                                                                 \
+    }                                                                   \
+    printf("%d passed, %d failed\n", passed, failed);                   \
+    return failed ? 1 : 0;                                              \
+  }
+
+#endif

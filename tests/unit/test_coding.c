@@ -1,0 +1,106 @@
+#include "t.h"
+#include "util/coding.h"
+#include "util/crc.h"
+#include "util/alloc.h"
+
+T_MAIN
+
+static void vlong_vec(int64_t v, const char *hex) {
+  uint8_t out[16];
+  size_t n = hfg_put_vlong(out, v);
+  char got[40] = {0};
+  for (size_t i = 0; i < n; i++) sprintf(got + 2 * i, "%02x", out[i]);
+  if (strcmp(got, hex) != 0) {
+    fprintf(stderr, "  vlong %lld: got %s want %s\n", (long long)v, got, hex);
+    t_failed_now = 1;
+  }
+  CHECK_EQ_INT(hfg_vlong_size(v), n);
+  int64_t back = 0;
+  CHECK_EQ_INT(hfg_get_vlong(out, out + n, &back), n);
+  CHECK_EQ_INT(back, v);
+  CHECK_EQ_INT(hfg_get_vlong(out, out + n - 1, &back), n == 1 ? 0 : 0);
+}
+
+/* Vectors from Hadoop WritableUtils.writeVLong semantics (format-specs/keyvalue.md). */
+TEST(vlong_vectors) {
+  vlong_vec(0, "00");
+  vlong_vec(127, "7f");
+  vlong_vec(-112, "90");
+  vlong_vec(128, "8f80");
+  vlong_vec(255, "8fff");
+  vlong_vec(256, "8e0100");
+  vlong_vec(-1, "ff");
+  vlong_vec(-113, "8770");
+  vlong_vec(INT64_MAX, "887fffffffffffffff");
+  vlong_vec(INT64_MIN, "807fffffffffffffff");
+}
+
+TEST(vlong_roundtrip_many) {
+  uint8_t out[16];
+  for (int64_t v = -70000; v < 70000; v += 7) {
+    size_t n = hfg_put_vlong(out, v);
+    int64_t back;
+    CHECK(hfg_get_vlong(out, out + n, &back) == n && back == v);
+  }
+}
+
+TEST(varint) {
+  uint8_t out[16];
+  CHECK_EQ_INT(hfg_put_varint(out, 300), 2);
+  CHECK(out[0] == 0xac && out[1] == 0x02);
+  uint64_t v;
+  CHECK_EQ_INT(hfg_get_varint(out, out + 2, &v), 2);
+  CHECK_EQ_INT(v, 300);
+  CHECK_EQ_INT(hfg_get_varint(out, out + 1, &v), 0);
+  CHECK_EQ_INT(hfg_put_varint(out, UINT64_MAX), 10);
+  CHECK_EQ_INT(hfg_get_varint(out, out + 10, &v), 10);
+  CHECK(v == UINT64_MAX);
+}
+
+TEST(be_fixed) {
+  uint8_t b[8];
+  hfg_put_be64(b, 0x0102030405060708ull);
+  CHECK(b[0] == 1 && b[7] == 8);
+  CHECK(hfg_get_be64(b) == 0x0102030405060708ull);
+  hfg_put_be32(b, 0xdeadbeef);
+  CHECK(hfg_get_be32(b) == 0xdeadbeef && b[0] == 0xde);
+  hfg_buf buf = HFG_BUF_INIT;
+  CHECK(hfg_buf_put_be16(&buf, 0x1234) == 0);
+  CHECK(buf.len == 2 && buf.p[0] == 0x12);
+  hfg_buf_free(&buf);
+}
+
+TEST(crc_check_values) {
+  const char *s = "123456789";
+  CHECK(hfg_crc32c(0, s, 9) == 0xE3069283u);
+  CHECK(hfg_crc32c_sw(0, s, 9) == 0xE3069283u);
+  CHECK(hfg_crc32(0, s, 9) == 0xCBF43926u);
+  CHECK(hfg_crc32_sw(0, s, 9) == 0xCBF43926u);
+  /* continuation */
+  CHECK(hfg_crc32c(hfg_crc32c(0, s, 4), s + 4, 5) == 0xE3069283u);
+}
+
+TEST(crc_hw_matches_sw) {
+  uint8_t buf[70000];
+  uint32_t x = 12345;
+  for (size_t i = 0; i < sizeof buf; i++) {
+    x = x * 1103515245u + 12345u;
+    buf[i] = (uint8_t)(x >> 16);
+  }
+  for (size_t n = 0; n < sizeof buf; n += 997) {
+    CHECK(hfg_crc32c(0, buf, n) == hfg_crc32c_sw(0, buf, n));
+    CHECK(hfg_crc32(0, buf, n) == hfg_crc32_sw(0, buf, n));
+  }
+}
+
+TEST(alloc_fault) {
+  hfg_fault_alloc_arm(2);
+  void *a = hfg_malloc(10);
+  void *b = hfg_malloc(10);
+  void *c = hfg_malloc(10);
+  CHECK(a != NULL && b == NULL && c != NULL);
+  CHECK(hfg_fault_alloc_fired());
+  hfg_free(a);
+  hfg_free(c);
+  hfg_fault_alloc_arm(0);
+}
