@@ -1,9 +1,38 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli.h"
+
+struct command {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *summary;
+};
+
+static const struct command COMMANDS[] = {
+    {"inspect", cmd_inspect, "show an HFile's trailer, file info, index, blocks, cells, stats"},
+    {"verify", cmd_verify, "check HFiles (checksums, order, index, bloom) and region boundaries"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: hfilegen <command> [options]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+    fprintf(f, "  %-12s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+  fprintf(f, "\n'hfilegen <command> --help' describes a command.\n");
+}
+
 int main(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "usage: hfilegen <command> ...\n");
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+    if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].fn(argc - 1, argv + 1);
+  fprintf(stderr, "hfilegen: unknown command '%s'\n", argv[1]);
+  usage(stderr);
   return 2;
 }

@@ -1,0 +1,91 @@
+/*
+ * hfilegen HFile writer: writes one HFile v3 for one column family, as HBase's
+ * HFileOutputFormat2 does for bulk load (format-specs/overview.md).
+ *
+ * Legal call order:  open (append)* (finish | abandon) free
+ *
+ * Errors are sticky: after the first failure every call returns the same code
+ * and hfg_writer_errmsg() names what failed (e.g. both keys of an out-of-order
+ * append). A writer that failed or was abandoned has removed its partial file.
+ * The writer does not rename or publish; callers write under a temporary name
+ * and publish it (see the pipeline's publisher).
+ */
+#ifndef HFILEGEN_WRITER_H
+#define HFILEGEN_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hfilegen/status.h"
+#include "hfilegen/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HFG_WRITER_OPTIONS_VERSION 1
+
+typedef struct hfg_writer_options {
+  unsigned version;                 /* HFG_WRITER_OPTIONS_VERSION */
+  hfg_codec codec;                  /* default NONE */
+  int codec_level;                  /* < 0: the codec's default */
+  hfg_checksum_type checksum;       /* default CRC32C (HBase's default) */
+  uint32_t bytes_per_checksum;      /* default 16384 */
+  uint32_t block_size;              /* data block size, default 65536 */
+  uint32_t index_block_max_size;    /* hfile.index.block.max.size, default 131072 */
+  uint32_t index_min_entries;       /* hfile.index.block.min.entries, default 16 */
+  hfg_bloom_type bloom;             /* default ROW (HBase's family default) */
+  float bloom_error_rate;           /* io.storefile.bloom.error.rate, default 0.01f */
+  uint32_t bloom_block_size;        /* io.storefile.bloom.block.size, default 131072 */
+  int bloom_max_fold;               /* io.storefile.bloom.max.fold, default 7 */
+  int64_t create_time;              /* hfile.CREATE_TIME_TS; HFileOutputFormat2 writes 0 */
+  int64_t bulkload_timestamp;       /* BULKLOAD_TIMESTAMP; < 0: wall clock at finish */
+  const char *bulkload_source_task; /* BULKLOAD_SOURCE_TASK; NULL: "hfilegen" (copied) */
+  int major_compaction;             /* MAJOR_COMPACTION_KEY, default 1 as HFileOutputFormat2 */
+  int exclude_from_minor_compaction;/* EXCLUDE_FROM_MINOR_COMPACTION, default 0 */
+  int fsync;                        /* fsync the file in finish, default 1 */
+} hfg_writer_options;
+
+#define HFG_WRITER_OPTIONS_INIT                                                          \
+  {HFG_WRITER_OPTIONS_VERSION, HFG_CODEC_NONE, -1, HFG_CHECKSUM_CRC32C, 16384, 65536,   \
+   131072, 16, HFG_BLOOM_ROW, 0.01f, 131072, 7, 0, -1, NULL, 1, 0, 1}
+
+typedef struct hfg_writer hfg_writer;
+
+/* Creates (truncates) `path` and prepares to write cells of `family`.
+ * On failure returns < 0 and, if *out is non-NULL, a writer holding the message
+ * (free it). opts NULL means defaults. */
+int hfg_writer_open(const char *path, const char *family, const hfg_writer_options *opts,
+                    hfg_writer **out);
+
+/* Same, writing into memory (tests, benchmarks); see hfg_writer_mem_data. */
+int hfg_writer_open_mem(const char *family, const hfg_writer_options *opts, hfg_writer **out);
+
+/* Appends one cell; cells must come in HBase order (row, family, qualifier
+ * ascending unsigned; timestamp and type descending). The cell's family must be
+ * the writer's. The cell's bytes are copied. */
+int hfg_writer_append(hfg_writer *w, const hfg_cell *cell);
+
+/* Writes the remaining blocks, file info, trailer; fsyncs and closes. */
+int hfg_writer_finish(hfg_writer *w);
+
+/* Stops writing and removes the partial file. Safe after a failure. */
+void hfg_writer_abandon(hfg_writer *w);
+
+/* Frees the writer; abandons it first if neither finish nor abandon ran. NULL ok. */
+void hfg_writer_free(hfg_writer *w);
+
+int hfg_writer_status(const hfg_writer *w);
+const char *hfg_writer_errmsg(const hfg_writer *w);
+
+uint64_t hfg_writer_entries(const hfg_writer *w);   /* cells appended */
+uint64_t hfg_writer_bytes(const hfg_writer *w);     /* bytes written so far (file size after finish) */
+unsigned hfg_writer_index_levels(const hfg_writer *w);
+
+/* Memory writers: the file bytes after finish (borrowed until free). */
+const uint8_t *hfg_writer_mem_data(const hfg_writer *w, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

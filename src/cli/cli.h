@@ -1,0 +1,14 @@
+/*
+ * The hfilegen command line: one file per command (cmd_<name>.c), each exposing
+ * `int cmd_<name>(int argc, char **argv)` with argv[0] the command name. The
+ * CLI owns all printing, exit codes and progress rendering; the library never
+ * prints. Exit codes: 0 success, 1 the command ran and found a failure (verify
+ * found a problem, build failed), 2 usage error.
+ */
+#ifndef HFG_CLI_H
+#define HFG_CLI_H
+
+int cmd_inspect(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+
+#endif

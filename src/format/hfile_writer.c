@@ -1,0 +1,498 @@
+/*
+ * The HFile writer orchestrates; it encodes no bytes itself. Data blocks are
+ * cut, encoded by the block encoder, and followed by the inline blocks the
+ * index and bloom writers ask for; close writes the load-on-open section and
+ * the trailer. Order and placement follow HFileWriterImpl / StoreFileWriter /
+ * HFileOutputFormat2 (format-specs/overview.md).
+ */
+#include "hfilegen/writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "format/block.h"
+#include "format/bloom.h"
+#include "format/codec.h"
+#include "format/fileinfo.h"
+#include "format/index.h"
+#include "format/kv.h"
+#include "format/trailer.h"
+#include "util/alloc.h"
+#include "util/coding.h"
+#include "util/err.h"
+#include "util/escape.h"
+#include "util/fsio.h"
+
+enum { W_OPEN, W_FINISHED, W_ABANDONED };
+
+struct hfg_writer {
+  hfg_writer_options o;
+  char *path;         /* NULL for memory writers */
+  int fd;
+  hfg_buf mem;        /* memory writers: the file */
+  uint8_t family[HFG_KV_MAX_FAMILY];
+  size_t family_len;
+  char *source_task;
+  int state;
+  hfg_err err;
+
+  hfg_block_encoder *enc;
+  hfg_index_writer *index;
+  hfg_bloom_writer *bloom;     /* general bloom, NULL for NONE */
+  hfg_bloom_writer *df_bloom;  /* delete-family bloom (not with ROWCOL) */
+
+  hfg_buf block;      /* current data block payload */
+  hfg_buf out;        /* encoded bytes of the block being written */
+  hfg_buf last_key;   /* key of the last cell appended */
+  hfg_buf first_key;  /* key of the first cell of the current block */
+  hfg_buf prev_block_last_key;
+  hfg_buf index_key;
+
+  uint64_t pos;
+  int64_t prev_offset[HFG_BT_COUNT_];
+  int64_t first_data_block_offset, last_data_block_offset;
+  uint64_t total_uncompressed;
+  int count_uncompressed;
+
+  uint64_t entries;
+  uint64_t total_key_len, total_value_len;
+  uint32_t max_tags_len;
+  int64_t ts_min, ts_max, earliest_put_ts;
+  uint64_t delete_family_count;
+  uint64_t biggest_cell_len;
+  hfg_buf biggest_key;
+};
+
+static int64_t now_ms(void) {
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  return (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+/* ---- output ---- */
+
+static int sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
+  if (w->fd < 0) {
+    if (hfg_buf_append(&w->mem, p, n)) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  } else {
+    int rc = hfg_io_write_all(w->fd, p, n);
+    if (rc) {
+      int code = rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO;
+      return hfg_err_set(&w->err, code, "%s: write at offset %llu: %s", w->path,
+                         (unsigned long long)w->pos, strerror(-rc));
+    }
+  }
+  w->pos += n;
+  return 0;
+}
+
+/* Encodes and writes one block at the current position (hfg_block_emit_fn). */
+static int emit_block(void *ctx, hfg_block_type type, const uint8_t *payload, size_t n,
+                      uint64_t *offset, hfg_block_info *info) {
+  hfg_writer *w = ctx;
+  hfg_buf_reset(&w->out);
+  int rc = hfg_block_encode(w->enc, type, payload, n, w->prev_offset[type], &w->out, info, &w->err);
+  if (rc) return rc;
+  *offset = w->pos;
+  rc = sink_write(w, w->out.p, w->out.len);
+  if (rc) return rc;
+  w->prev_offset[type] = (int64_t)*offset;
+  if (w->count_uncompressed) w->total_uncompressed += HFG_BLOCK_HEADER_SIZE + n;
+  return 0;
+}
+
+static int write_bloom_chunks(hfg_writer *w, hfg_bloom_writer *b, int closing) {
+  const uint8_t *data;
+  size_t len;
+  while (b && hfg_bloom_writer_next_chunk(b, closing, &data, &len) == 1) {
+    uint64_t off;
+    hfg_block_info info;
+    int rc = emit_block(w, HFG_BT_BLOOM_CHUNK, data, len, &off, &info);
+    if (rc) return rc;
+    if (hfg_bloom_writer_chunk_written(b, off, info.on_disk_size_with_header))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "bloom chunk index");
+  }
+  return 0;
+}
+
+/* HFileWriterImpl.writeInlineBlocks: index writer first, then the blooms. */
+static int write_inline_blocks(hfg_writer *w, int closing) {
+  int rc = hfg_index_writer_write_inline(w->index, closing, emit_block, w);
+  if (rc) return w->err.code ? w->err.code : hfg_err_set(&w->err, rc, "leaf index block");
+  rc = write_bloom_chunks(w, w->bloom, closing);
+  if (!rc) rc = write_bloom_chunks(w, w->df_bloom, closing);
+  return rc;
+}
+
+/* HFileWriterImpl.finishBlock + the inline blocks that follow a data block. */
+static int finish_data_block(hfg_writer *w) {
+  if (w->block.len == 0) return 0;
+  uint64_t off;
+  hfg_block_info info;
+  int rc = emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
+  if (rc) return rc;
+  if (w->first_data_block_offset < 0) w->first_data_block_offset = (int64_t)off;
+  w->last_data_block_offset = (int64_t)off;
+
+  hfg_cell right, left;
+  hfg_kv_parse_key(w->first_key.p, w->first_key.len, &right);
+  int has_left = w->prev_block_last_key.len > 0;
+  if (has_left) hfg_kv_parse_key(w->prev_block_last_key.p, w->prev_block_last_key.len, &left);
+  hfg_buf_reset(&w->index_key);
+  if (hfg_buf_reserve(&w->index_key, w->first_key.len + 1))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  w->index_key.len = hfg_kv_midpoint_key(has_left ? &left : NULL, &right, w->index_key.p);
+  if (hfg_index_writer_add(w->index, w->index_key.p, w->index_key.len, off,
+                           info.on_disk_size_with_header))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  hfg_buf_reset(&w->prev_block_last_key);
+  if (hfg_buf_append(&w->prev_block_last_key, w->last_key.p, w->last_key.len))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  hfg_buf_reset(&w->block);
+  return write_inline_blocks(w, 0);
+}
+
+/* ---- open ---- */
+
+static int writer_new(const char *family, const hfg_writer_options *opts, hfg_writer **out) {
+  *out = NULL;
+  hfg_writer *w = hfg_calloc(1, sizeof *w);
+  if (!w) return HFG_ENOMEM;
+  *out = w;
+  w->fd = -1;
+  hfg_writer_options defaults = HFG_WRITER_OPTIONS_INIT;
+  w->o = opts ? *opts : defaults;
+  for (int i = 0; i < HFG_BT_COUNT_; i++) w->prev_offset[i] = -1;
+  w->first_data_block_offset = w->last_data_block_offset = -1;
+  w->count_uncompressed = 1;
+  w->ts_min = INT64_MAX;
+  w->ts_max = -1;
+  w->earliest_put_ts = INT64_MAX;
+
+  if (w->o.version != HFG_WRITER_OPTIONS_VERSION)
+    return hfg_err_set(&w->err, HFG_EINVAL, "writer options version %u, expected %u",
+                       w->o.version, HFG_WRITER_OPTIONS_VERSION);
+  size_t flen = strlen(family);
+  if (flen == 0 || flen > HFG_KV_MAX_FAMILY)
+    return hfg_err_set(&w->err, HFG_EINVAL, "family name must be 1..%d bytes", HFG_KV_MAX_FAMILY);
+  memcpy(w->family, family, flen);
+  w->family_len = flen;
+  if (w->o.block_size == 0 || w->o.bytes_per_checksum == 0)
+    return hfg_err_set(&w->err, HFG_EINVAL, "block size and bytes per checksum must be > 0");
+  if (w->o.checksum != HFG_CHECKSUM_CRC32 && w->o.checksum != HFG_CHECKSUM_CRC32C)
+    return hfg_err_set(&w->err, HFG_EUNSUPPORTED, "checksum type %d: use CRC32C or CRC32",
+                       w->o.checksum);
+  if ((unsigned)w->o.codec >= HFG_CODEC_COUNT_)
+    return hfg_err_set(&w->err, HFG_EINVAL, "unknown codec %d", w->o.codec);
+  w->source_task = hfg_strdup(w->o.bulkload_source_task ? w->o.bulkload_source_task : "hfilegen");
+  w->enc = hfg_block_encoder_new(w->o.codec, w->o.codec_level, w->o.checksum,
+                                 w->o.bytes_per_checksum);
+  w->index = hfg_index_writer_new(w->o.index_block_max_size, w->o.index_min_entries);
+  if (!w->source_task || !w->enc || !w->index)
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory creating the writer");
+  if (w->o.bloom != HFG_BLOOM_NONE) {
+    w->bloom = hfg_bloom_writer_new(w->o.bloom, w->o.bloom_error_rate, w->o.bloom_block_size,
+                                    w->o.bloom_max_fold);
+    if (!w->bloom) return hfg_err_set(&w->err, HFG_EINVAL, "cannot create the bloom filter");
+  }
+  /* StoreFileWriter keeps a delete-family bloom unless the general one is ROWCOL. */
+  if (w->o.bloom != HFG_BLOOM_ROWCOL) {
+    w->df_bloom = hfg_bloom_writer_new(HFG_BLOOM_ROW, w->o.bloom_error_rate,
+                                       w->o.bloom_block_size, w->o.bloom_max_fold);
+    if (!w->df_bloom) return hfg_err_set(&w->err, HFG_ENOMEM, "cannot create the bloom filter");
+  }
+  return 0;
+}
+
+int hfg_writer_open(const char *path, const char *family, const hfg_writer_options *opts,
+                    hfg_writer **out) {
+  int rc = writer_new(family, opts, out);
+  if (rc) return rc;
+  hfg_writer *w = *out;
+  w->path = hfg_strdup(path);
+  if (!w->path) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (w->fd < 0)
+    return hfg_err_set(&w->err, errno == ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: cannot create: %s",
+                       path, strerror(errno));
+  return 0;
+}
+
+int hfg_writer_open_mem(const char *family, const hfg_writer_options *opts, hfg_writer **out) {
+  return writer_new(family, opts, out);
+}
+
+/* ---- append ---- */
+
+static void describe_key(const hfg_cell *c, char *out, size_t cap) {
+  hfg_buf b = HFG_BUF_INIT;
+  hfg_escape(&b, c->row, c->row_len);
+  hfg_buf_put_u8(&b, '/');
+  hfg_escape(&b, c->family, c->family_len);
+  hfg_buf_put_u8(&b, ':');
+  hfg_escape(&b, c->qualifier, c->qualifier_len);
+  const char *tn = hfg_cell_type_name(c->type);
+  snprintf(out, cap, "%.*s/%lld/%s", (int)(b.len > 300 ? 300 : b.len), b.p ? (char *)b.p : "",
+           (long long)c->timestamp, tn ? tn : "?");
+  hfg_buf_free(&b);
+}
+
+static void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) {
+  w->entries++;
+  w->total_key_len += key_len;
+  w->total_value_len += c->value_len;
+  if (c->tags_len > w->max_tags_len) w->max_tags_len = (uint32_t)c->tags_len;
+  /* TimeRangeTracker.includeTimestamp: DeleteColumn/DeleteFamily also include 0. */
+  if (c->timestamp < w->ts_min) w->ts_min = c->timestamp;
+  if (c->timestamp > w->ts_max) w->ts_max = c->timestamp;
+  if (c->type == HFG_TYPE_DELETE_COLUMN || c->type == HFG_TYPE_DELETE_FAMILY) {
+    if (0 < w->ts_min) w->ts_min = 0;
+    if (0 > w->ts_max) w->ts_max = 0;
+  }
+  if (c->type == HFG_TYPE_PUT && c->timestamp < w->earliest_put_ts)
+    w->earliest_put_ts = c->timestamp;
+}
+
+int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
+  if (w->err.code) return w->err.code;
+  if (w->state != W_OPEN) return hfg_err_set(&w->err, HFG_ESTATE, "append after finish/abandon");
+  if (c->family_len != w->family_len || memcmp(c->family, w->family, w->family_len) != 0)
+    return hfg_err_set(&w->err, HFG_EINVAL, "cell family differs from the writer's family '%.*s'",
+                       (int)w->family_len, (const char *)w->family);
+  int rc = hfg_kv_check(c);
+  if (rc)
+    return hfg_err_set(&w->err, rc,
+                       "cell exceeds HFile limits (row 1..%d bytes, family <= %d, tags <= %d, "
+                       "key and value < 2 GiB): row length %zu",
+                       HFG_KV_MAX_ROW, HFG_KV_MAX_FAMILY, HFG_KV_MAX_TAGS, c->row_len);
+  if (hfg_cell_type_name(c->type) == NULL || c->type == HFG_TYPE_MINIMUM ||
+      c->type == HFG_TYPE_MAXIMUM)
+    return hfg_err_set(&w->err, HFG_EINVAL, "cell type %u is not a cell type", c->type);
+
+  int dup = 0;
+  if (w->last_key.len) {
+    hfg_cell last;
+    hfg_kv_parse_key(w->last_key.p, w->last_key.len, &last);
+    int cmp = hfg_kv_compare(c, &last);
+    if (cmp < 0) {
+      char a[400], b[400];
+      describe_key(&last, a, sizeof a);
+      describe_key(c, b, sizeof b);
+      return hfg_err_set(&w->err, HFG_EORDER,
+                         "cell out of order: %s appended after %s (cells must be in HBase order)",
+                         b, a);
+    }
+    dup = cmp == 0;
+  }
+
+  /* StoreFileWriter.append: blooms first, then the data block boundary. */
+  if (w->bloom &&
+      hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "bloom filter");
+  if (c->type == HFG_TYPE_DELETE_FAMILY || c->type == HFG_TYPE_DELETE_FAMILY_VERSION) {
+    w->delete_family_count++;
+    if (w->df_bloom && hfg_bloom_writer_add(w->df_bloom, c->row, c->row_len, NULL, 0))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "delete-family bloom filter");
+  }
+  if (!dup && w->block.len >= w->o.block_size) {
+    rc = finish_data_block(w);
+    if (rc) return rc;
+  }
+
+  size_t key_len = hfg_kv_key_len(c);
+  size_t cell_len = hfg_kv_cell_len(c);
+  if (hfg_buf_reserve(&w->block, cell_len) || hfg_buf_reserve(&w->last_key, key_len))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for a %zu-byte cell", cell_len);
+  uint8_t *cell = w->block.p + w->block.len;
+  hfg_kv_put_cell(cell, c);
+  w->block.len += cell_len;
+  hfg_buf_reset(&w->last_key);
+  hfg_buf_append(&w->last_key, cell + 8, key_len);
+  if (w->block.len == cell_len) {
+    hfg_buf_reset(&w->first_key);
+    if (hfg_buf_append(&w->first_key, cell + 8, key_len))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  }
+  /* PrivateCellUtil.estimatedSerializedSizeOf: KeyValue length + 4. */
+  uint64_t size = 4 + 8 + key_len + c->value_len + (c->tags_len ? 2 + c->tags_len : 0);
+  if (size > w->biggest_cell_len) {
+    w->biggest_cell_len = size;
+    hfg_buf_reset(&w->biggest_key);
+    if (hfg_buf_append(&w->biggest_key, cell + 8, key_len))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  }
+  track_cell(w, c, key_len);
+  return 0;
+}
+
+/* ---- finish ---- */
+
+static int put_file_info(hfg_writer *w, hfg_fileinfo *fi) {
+  int64_t bulk_ts = w->o.bulkload_timestamp >= 0 ? w->o.bulkload_timestamp : now_ms();
+  uint8_t tr[16];
+  hfg_put_be64(tr, (uint64_t)w->ts_min);
+  hfg_put_be64(tr + 8, (uint64_t)w->ts_max);
+  int rc = 0;
+  /* HFileOutputFormat2.close */
+  rc |= hfg_fileinfo_put_i64(fi, "BULKLOAD_TIMESTAMP", bulk_ts);
+  rc |= hfg_fileinfo_put(fi, "BULKLOAD_SOURCE_TASK", w->source_task, strlen(w->source_task));
+  rc |= hfg_fileinfo_put_bool(fi, "MAJOR_COMPACTION_KEY", w->o.major_compaction);
+  rc |= hfg_fileinfo_put_bool(fi, "EXCLUDE_FROM_MINOR_COMPACTION",
+                              w->o.exclude_from_minor_compaction);
+  /* StoreFileWriter.appendTrackedTimestampsToMetadata */
+  rc |= hfg_fileinfo_put(fi, "TIMERANGE", tr, sizeof tr);
+  rc |= hfg_fileinfo_put_i64(fi, "EARLIEST_PUT_TS", w->earliest_put_ts);
+  /* StoreFileWriter.close: bloom keys when the bloom has keys, DELETE_FAMILY_COUNT always */
+  if (w->bloom && hfg_bloom_writer_key_count(w->bloom) > 0) {
+    const char *name = hfg_bloom_type_name(w->o.bloom);
+    size_t lk_len;
+    const uint8_t *lk = hfg_bloom_writer_last_key(w->bloom, &lk_len);
+    rc |= hfg_fileinfo_put(fi, "BLOOM_FILTER_TYPE", name, strlen(name));
+    rc |= hfg_fileinfo_put(fi, "LAST_BLOOM_KEY", lk, lk_len);
+  }
+  rc |= hfg_fileinfo_put_i64(fi, "DELETE_FAMILY_COUNT", (int64_t)w->delete_family_count);
+  /* HFileWriterImpl.close (includesMvcc) and finishFileInfo */
+  rc |= hfg_fileinfo_put_i64(fi, "MAX_MEMSTORE_TS_KEY", 0);
+  rc |= hfg_fileinfo_put_i32(fi, "KEY_VALUE_VERSION", 1);
+  if (w->entries) rc |= hfg_fileinfo_put(fi, "hfile.LASTKEY", w->last_key.p, w->last_key.len);
+  rc |= hfg_fileinfo_put_i32(fi, "hfile.AVG_KEY_LEN",
+                             w->entries ? (int32_t)(w->total_key_len / w->entries) : 0);
+  rc |= hfg_fileinfo_put_i64(fi, "hfile.CREATE_TIME_TS", w->o.create_time);
+  rc |= hfg_fileinfo_put_i32(fi, "hfile.AVG_VALUE_LEN",
+                             w->entries ? (int32_t)(w->total_value_len / w->entries) : 0);
+  if (w->biggest_key.len) {
+    rc |= hfg_fileinfo_put(fi, "hfile.KEY_OF_BIGGEST_CELL", w->biggest_key.p, w->biggest_key.len);
+    rc |= hfg_fileinfo_put_i64(fi, "hfile.LEN_OF_BIGGEST_CELL", (int64_t)w->biggest_cell_len);
+  }
+  rc |= hfg_fileinfo_put_i32(fi, "hfile.MAX_TAGS_LEN", (int32_t)w->max_tags_len);
+  rc |= hfg_fileinfo_put_bool(fi, "hfile.TAGS_COMPRESSED", 0);
+  return rc ? hfg_err_set(&w->err, HFG_ENOMEM, "out of memory building file info") : 0;
+}
+
+static int write_bloom_meta(hfg_writer *w, hfg_bloom_writer *b, hfg_block_type type) {
+  if (!b || hfg_bloom_writer_key_count(b) == 0) return 0;
+  hfg_buf meta = HFG_BUF_INIT;
+  int rc = hfg_bloom_writer_meta(b, &meta);
+  uint64_t off;
+  hfg_block_info info;
+  if (rc) rc = hfg_err_set(&w->err, rc, "bloom meta");
+  else rc = emit_block(w, type, meta.p, meta.len, &off, &info);
+  hfg_buf_free(&meta);
+  return rc;
+}
+
+static int finish_file(hfg_writer *w) {
+  int rc = finish_data_block(w);
+  if (!rc) rc = write_inline_blocks(w, 1);
+  if (rc) return rc;
+
+  hfg_trailer t = {0};
+  /* Load-on-open: data index root (not counted in total_uncompressed, like
+   * the intermediate levels), meta index, file info, bloom metas. */
+  w->count_uncompressed = 0;
+  rc = hfg_index_writer_finish(w->index, emit_block, w, &t.load_on_open_offset);
+  w->count_uncompressed = 1;
+  if (rc) return w->err.code ? w->err.code : hfg_err_set(&w->err, rc, "block index");
+  uint64_t off;
+  hfg_block_info info;
+  rc = emit_block(w, HFG_BT_ROOT_INDEX, NULL, 0, &off, &info); /* empty meta index */
+  if (rc) return rc;
+
+  hfg_fileinfo fi = HFG_FILEINFO_INIT;
+  hfg_buf payload = HFG_BUF_INIT;
+  rc = put_file_info(w, &fi);
+  if (!rc && hfg_fileinfo_encode(&fi, &payload))
+    rc = hfg_err_set(&w->err, HFG_ENOMEM, "out of memory encoding file info");
+  t.file_info_offset = w->pos;
+  if (!rc) rc = emit_block(w, HFG_BT_FILE_INFO, payload.p, payload.len, &off, &info);
+  hfg_fileinfo_free(&fi);
+  hfg_buf_free(&payload);
+  if (!rc) rc = write_bloom_meta(w, w->bloom, HFG_BT_GENERAL_BLOOM_META);
+  if (!rc) rc = write_bloom_meta(w, w->df_bloom, HFG_BT_DELETE_FAMILY_BLOOM_META);
+  if (rc) return rc;
+
+  t.uncompressed_data_index_size = hfg_index_writer_uncompressed_size(w->index);
+  t.total_uncompressed_bytes = w->total_uncompressed + HFG_TRAILER_SIZE;
+  t.data_index_count = hfg_index_writer_root_count(w->index);
+  t.meta_index_count = 0;
+  t.entry_count = w->entries;
+  t.num_data_index_levels = hfg_index_writer_levels(w->index);
+  t.first_data_block_offset = w->first_data_block_offset;
+  t.last_data_block_offset = w->last_data_block_offset;
+  t.compression_codec = (uint32_t)hfg_codec_hbase_ordinal(w->o.codec);
+  hfg_buf_reset(&w->out);
+  if (hfg_trailer_encode(&t, &w->out))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "trailer encoding");
+  rc = sink_write(w, w->out.p, w->out.len);
+  if (rc) return rc;
+
+  if (w->fd >= 0) {
+    if (w->o.fsync && (rc = hfg_io_fsync(w->fd)) != 0)
+      return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", w->path,
+                         strerror(-rc));
+    int fd = w->fd;
+    w->fd = -1;
+    if (close(fd))
+      return hfg_err_set(&w->err, HFG_EIO, "%s: close: %s", w->path, strerror(errno));
+  }
+  return 0;
+}
+
+int hfg_writer_finish(hfg_writer *w) {
+  if (w->err.code) {
+    hfg_writer_abandon(w);
+    return w->err.code;
+  }
+  if (w->state != W_OPEN) return hfg_err_set(&w->err, HFG_ESTATE, "finish called twice");
+  int rc = finish_file(w);
+  if (rc) {
+    hfg_writer_abandon(w);
+    return rc;
+  }
+  w->state = W_FINISHED;
+  return 0;
+}
+
+void hfg_writer_abandon(hfg_writer *w) {
+  if (!w || w->state == W_ABANDONED) return;
+  if (w->fd >= 0) {
+    close(w->fd);
+    w->fd = -1;
+  }
+  if (w->path && w->state == W_OPEN) unlink(w->path);
+  w->state = W_ABANDONED;
+}
+
+void hfg_writer_free(hfg_writer *w) {
+  if (!w) return;
+  if (w->state == W_OPEN) hfg_writer_abandon(w);
+  hfg_block_encoder_free(w->enc);
+  hfg_index_writer_free(w->index);
+  hfg_bloom_writer_free(w->bloom);
+  hfg_bloom_writer_free(w->df_bloom);
+  hfg_buf_free(&w->mem);
+  hfg_buf_free(&w->block);
+  hfg_buf_free(&w->out);
+  hfg_buf_free(&w->last_key);
+  hfg_buf_free(&w->first_key);
+  hfg_buf_free(&w->prev_block_last_key);
+  hfg_buf_free(&w->index_key);
+  hfg_buf_free(&w->biggest_key);
+  hfg_free(w->source_task);
+  hfg_free(w->path);
+  hfg_free(w);
+}
+
+int hfg_writer_status(const hfg_writer *w) { return w->err.code; }
+const char *hfg_writer_errmsg(const hfg_writer *w) { return w->err.msg; }
+uint64_t hfg_writer_entries(const hfg_writer *w) { return w->entries; }
+uint64_t hfg_writer_bytes(const hfg_writer *w) { return w->pos + w->block.len; }
+unsigned hfg_writer_index_levels(const hfg_writer *w) { return hfg_index_writer_levels(w->index); }
+
+const uint8_t *hfg_writer_mem_data(const hfg_writer *w, size_t *len) {
+  *len = w->mem.len;
+  return w->mem.p;
+}

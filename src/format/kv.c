@@ -1,0 +1,150 @@
+/* KeyValue layout and order: format-specs/keyvalue.md. */
+#include "format/kv.h"
+
+#include <string.h>
+
+#include "util/coding.h"
+
+int hfg_kv_check(const hfg_cell *c) {
+  if (c->row_len == 0 || c->row_len > HFG_KV_MAX_ROW) return HFG_ETOOBIG;
+  if (c->family_len > HFG_KV_MAX_FAMILY) return HFG_ETOOBIG;
+  if (c->tags_len > HFG_KV_MAX_TAGS) return HFG_ETOOBIG;
+  /* keyLength and valueLength are Java ints. */
+  if (hfg_kv_key_len(c) > INT32_MAX || c->value_len > INT32_MAX) return HFG_ETOOBIG;
+  return 0;
+}
+
+uint8_t *hfg_kv_put_key(uint8_t *p, const hfg_cell *c) {
+  hfg_put_be16(p, (uint16_t)c->row_len);
+  p += 2;
+  memcpy(p, c->row, c->row_len);
+  p += c->row_len;
+  *p++ = (uint8_t)c->family_len;
+  if (c->family_len) memcpy(p, c->family, c->family_len);
+  p += c->family_len;
+  if (c->qualifier_len) memcpy(p, c->qualifier, c->qualifier_len);
+  p += c->qualifier_len;
+  hfg_put_be64(p, (uint64_t)c->timestamp);
+  p += 8;
+  *p++ = c->type;
+  return p;
+}
+
+uint8_t *hfg_kv_put_cell(uint8_t *p, const hfg_cell *c) {
+  hfg_put_be32(p, (uint32_t)hfg_kv_key_len(c));
+  hfg_put_be32(p + 4, (uint32_t)c->value_len);
+  p = hfg_kv_put_key(p + 8, c);
+  if (c->value_len) memcpy(p, c->value, c->value_len);
+  p += c->value_len;
+  hfg_put_be16(p, (uint16_t)c->tags_len);
+  p += 2;
+  if (c->tags_len) memcpy(p, c->tags, c->tags_len);
+  p += c->tags_len;
+  *p++ = 0; /* mvcc / sequence id 0, as HFileOutputFormat2 writes */
+  return p;
+}
+
+/* Bytes.compareTo: unsigned lexicographic, shorter prefix first. */
+static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
+  size_t n = alen < blen ? alen : blen;
+  int r = n ? memcmp(a, b, n) : 0;
+  if (r) return r;
+  return alen < blen ? -1 : alen > blen;
+}
+
+int hfg_kv_compare(const hfg_cell *a, const hfg_cell *b) {
+  int r = cmp_bytes(a->row, a->row_len, b->row, b->row_len);
+  if (r) return r;
+  /* CellComparatorImpl: an empty family+qualifier with type Minimum is the
+   * "last on row" key and sorts after every other cell of the row. */
+  int a_last = a->family_len == 0 && a->qualifier_len == 0 && a->type == HFG_TYPE_MINIMUM;
+  int b_last = b->family_len == 0 && b->qualifier_len == 0 && b->type == HFG_TYPE_MINIMUM;
+  if (a_last || b_last) {
+    if (a_last && b_last) return 0;
+    return a_last ? 1 : -1;
+  }
+  r = cmp_bytes(a->family, a->family_len, b->family, b->family_len);
+  if (r) return r;
+  r = cmp_bytes(a->qualifier, a->qualifier_len, b->qualifier, b->qualifier_len);
+  if (r) return r;
+  if (a->timestamp != b->timestamp) return a->timestamp > b->timestamp ? -1 : 1;
+  return (int)b->type - (int)a->type;
+}
+
+int hfg_kv_parse_key(const uint8_t *key, size_t len, hfg_cell *out) {
+  if (len < HFG_KV_KEY_INFRA) return HFG_ECORRUPT;
+  size_t rlen = hfg_get_be16(key);
+  if (2 + rlen + 1 > len - 9) return HFG_ECORRUPT;
+  size_t flen = key[2 + rlen];
+  if (2 + rlen + 1 + flen + 9 > len) return HFG_ECORRUPT;
+  memset(out, 0, sizeof *out);
+  out->row = key + 2;
+  out->row_len = rlen;
+  out->family = key + 3 + rlen;
+  out->family_len = flen;
+  out->qualifier = out->family + flen;
+  out->qualifier_len = len - HFG_KV_KEY_INFRA - rlen - flen;
+  out->timestamp = (int64_t)hfg_get_be64(key + len - 9);
+  out->type = key[len - 1];
+  return 0;
+}
+
+int hfg_kv_compare_keys(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
+  hfg_cell ca, cb;
+  hfg_kv_parse_key(a, alen, &ca);
+  hfg_kv_parse_key(b, blen, &cb);
+  return hfg_kv_compare(&ca, &cb);
+}
+
+/* getMinimumMidpointArray (2.5+): the shortest array m with left < m <= right,
+ * or length 0 when left == right. left < right is a precondition. */
+static size_t min_midpoint(const uint8_t *l, size_t ll, const uint8_t *r, size_t rl,
+                           uint8_t *out) {
+  size_t n = ll < rl ? ll : rl;
+  size_t d = 0;
+  while (d < n && l[d] == r[d]) d++;
+  if (d == n) {
+    if (ll == rl) return 0;
+    /* left is a prefix of right: left + 0x00 */
+    memcpy(out, l, ll);
+    out[ll] = 0x00;
+    return ll + 1;
+  }
+  memcpy(out, l, d + 1);
+  out[d] = (uint8_t)(out[d] + 1); /* l[d] < r[d], so l[d] != 0xff */
+  return d + 1;
+}
+
+size_t hfg_kv_midpoint_key(const hfg_cell *left, const hfg_cell *right, uint8_t *out) {
+  if (!left) return (size_t)(hfg_kv_put_key(out, right) - out);
+  uint8_t mid[HFG_KV_MAX_ROW + 1];
+  hfg_cell k = {0};
+  k.timestamp = HFG_LATEST_TIMESTAMP;
+  k.type = HFG_TYPE_MAXIMUM;
+  size_t m = min_midpoint(left->row, left->row_len, right->row, right->row_len, mid);
+  if (m) { /* createFirstOnRow(midRow) */
+    k.row = mid;
+    k.row_len = m;
+    return (size_t)(hfg_kv_put_key(out, &k) - out);
+  }
+  k.row = right->row;
+  k.row_len = right->row_len;
+  m = min_midpoint(left->family, left->family_len, right->family, right->family_len, mid);
+  if (m) { /* createFirstOnRowFamily(right, midFamily) */
+    k.family = mid;
+    k.family_len = m;
+    return (size_t)(hfg_kv_put_key(out, &k) - out);
+  }
+  k.family = right->family;
+  k.family_len = right->family_len;
+  if (left->qualifier_len + 1 <= sizeof mid) {
+    m = min_midpoint(left->qualifier, left->qualifier_len, right->qualifier, right->qualifier_len,
+                     mid);
+    if (m) { /* createFirstOnRowCol(right, midQualifier) */
+      k.qualifier = mid;
+      k.qualifier_len = m;
+      return (size_t)(hfg_kv_put_key(out, &k) - out);
+    }
+  }
+  return (size_t)(hfg_kv_put_key(out, right) - out);
+}

@@ -1,0 +1,23 @@
+/*
+ * The few file-system calls whose failure hfilegen must survive cleanly, in
+ * one place so tests can fail the Nth one (write, fsync, rename) with a chosen
+ * errno, e.g. ENOSPC, and prove nothing half-written becomes visible.
+ * Each returns 0 or a negative errno.
+ */
+#ifndef HFG_UTIL_FSIO_H
+#define HFG_UTIL_FSIO_H
+
+#include <stddef.h>
+
+int hfg_io_write_all(int fd, const void *p, size_t n);
+int hfg_io_fsync(int fd);
+int hfg_io_rename(const char *from, const char *to);
+/* fsyncs a directory (after renames into it). */
+int hfg_io_fsync_dir(const char *dir);
+
+/* Fault injection (tests only): the nth I/O call from now (n >= 1) fails with
+ * err_no; 0 disarms. hfg_fault_io_fired() tells whether it was delivered. */
+void hfg_fault_io_arm(long n, int err_no);
+int hfg_fault_io_fired(void);
+
+#endif
