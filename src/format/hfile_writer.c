@@ -193,10 +193,15 @@ static int writer_new(const char *family, const hfg_writer_options *opts, hfg_wr
   w->index = hfg_index_writer_new(w->o.index_block_max_size, w->o.index_min_entries);
   if (!w->source_task || !w->enc || !w->index)
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory creating the writer");
+  if (!(w->o.bloom_error_rate > 0.0f && w->o.bloom_error_rate < 1.0f) ||
+      w->o.bloom_block_size == 0 || w->o.bloom_max_fold < 0 || w->o.bloom_max_fold > 30)
+    return hfg_err_set(&w->err, HFG_EINVAL,
+                       "bloom options: error rate must be in (0, 1), block size > 0, max fold "
+                       "0..30");
   if (w->o.bloom != HFG_BLOOM_NONE) {
     w->bloom = hfg_bloom_writer_new(w->o.bloom, w->o.bloom_error_rate, w->o.bloom_block_size,
                                     w->o.bloom_max_fold);
-    if (!w->bloom) return hfg_err_set(&w->err, HFG_EINVAL, "cannot create the bloom filter");
+    if (!w->bloom) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory creating the bloom filter");
   }
   /* StoreFileWriter keeps a delete-family bloom unless the general one is ROWCOL. */
   if (w->o.bloom != HFG_BLOOM_ROWCOL) {

@@ -1,0 +1,538 @@
+/* External merge sort by region: see sorter.h for the design. */
+#include "pipeline/sorter.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/alloc.h"
+#include "util/coding.h"
+#include "util/fsio.h"
+
+#define SLAB_MIN ((size_t)64 << 10)
+#define MERGE_FANIN 64
+#define READ_BUF ((size_t)256 << 10)
+
+typedef struct item {
+  uint64_t prefix; /* first 8 key bytes, big-endian, zero padded */
+  uint8_t *rec;
+} item;
+
+typedef struct region_mem {
+  item *v;
+  size_t n, cap;
+  uint64_t rows, bytes; /* totals over the job */
+} region_mem;
+
+typedef struct run {
+  char *path;
+  uint64_t *seg; /* nregions + 1 offsets: region r is [seg[r], seg[r+1]) */
+} run;
+
+typedef struct slab {
+  uint8_t *p;
+  size_t len, cap;
+} slab;
+
+struct hfg_sorter {
+  size_t nregions;
+  size_t budget;
+  char *tmp_dir;
+  region_mem *reg;
+  slab *slabs;
+  size_t nslabs, cur_slab;
+  size_t used; /* slab bytes + index bytes in use */
+  run *runs;
+  size_t nruns;
+  unsigned run_seq;
+  uint64_t spilled;
+};
+
+uint64_t hfg_rec_seq(const uint8_t *r) { return hfg_get_be64(r + 6 + hfg_rec_klen(r)); }
+
+static uint64_t key_prefix(const uint8_t *k, size_t n) {
+  uint8_t b[8] = {0};
+  memcpy(b, k, n < 8 ? n : 8);
+  return hfg_get_be64(b);
+}
+
+/* Order: key (unsigned bytes, shorter first), then sequence number. */
+static int rec_cmp(const uint8_t *a, const uint8_t *b) {
+  size_t al = hfg_rec_klen(a), bl = hfg_rec_klen(b);
+  size_t n = al < bl ? al : bl;
+  int r = memcmp(a + 6, b + 6, n);
+  if (r) return r;
+  if (al != bl) return al < bl ? -1 : 1;
+  uint64_t sa = hfg_rec_seq(a), sb = hfg_rec_seq(b);
+  return sa < sb ? -1 : sa > sb;
+}
+
+static int item_cmp(const void *x, const void *y) {
+  const item *a = x, *b = y;
+  if (a->prefix != b->prefix) return a->prefix < b->prefix ? -1 : 1;
+  return rec_cmp(a->rec, b->rec);
+}
+
+/* Input that arrives sorted (auto-increment ids under a salt) needs no sort. */
+static void sort_items(item *v, size_t n) {
+  size_t i = 1;
+  while (i < n && item_cmp(&v[i - 1], &v[i]) <= 0) i++;
+  if (i < n) qsort(v, n, sizeof *v, item_cmp);
+}
+
+hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_dir) {
+  hfg_sorter *s = hfg_calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->nregions = nregions;
+  s->budget = mem_budget < ((size_t)256 << 10) ? ((size_t)256 << 10) : mem_budget;
+  s->tmp_dir = hfg_strdup(tmp_dir ? tmp_dir : "/tmp");
+  s->reg = hfg_calloc(nregions, sizeof *s->reg);
+  if (!s->tmp_dir || !s->reg) {
+    hfg_sorter_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void remove_runs(hfg_sorter *s) {
+  for (size_t i = 0; i < s->nruns; i++) {
+    unlink(s->runs[i].path);
+    hfg_free(s->runs[i].path);
+    hfg_free(s->runs[i].seg);
+  }
+  hfg_free(s->runs);
+  s->runs = NULL;
+  s->nruns = 0;
+}
+
+void hfg_sorter_free(hfg_sorter *s) {
+  if (!s) return;
+  remove_runs(s);
+  for (size_t i = 0; i < s->nslabs; i++) hfg_free(s->slabs[i].p);
+  hfg_free(s->slabs);
+  if (s->reg)
+    for (size_t i = 0; i < s->nregions; i++) hfg_free(s->reg[i].v);
+  hfg_free(s->reg);
+  hfg_free(s->tmp_dir);
+  hfg_free(s);
+}
+
+/* ---- run files ---- */
+
+typedef struct wbuf {
+  int fd;
+  const char *path;
+  uint8_t *p;
+  size_t len, cap;
+  uint64_t pos;
+} wbuf;
+
+static int wbuf_flush(wbuf *w, hfg_err *err) {
+  if (!w->len) return 0;
+  int rc = hfg_io_write_all(w->fd, w->p, w->len);
+  if (rc)
+    return hfg_err_set(err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "spill file %s: write: %s",
+                       w->path, strerror(-rc));
+  w->len = 0;
+  return 0;
+}
+
+static int wbuf_put(wbuf *w, const uint8_t *p, size_t n, hfg_err *err) {
+  w->pos += n;
+  if (w->len + n > w->cap) {
+    int rc = wbuf_flush(w, err);
+    if (rc) return rc;
+    if (n >= w->cap) {
+      rc = hfg_io_write_all(w->fd, p, n);
+      if (rc)
+        return hfg_err_set(err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "spill file %s: write: %s",
+                           w->path, strerror(-rc));
+      return 0;
+    }
+  }
+  memcpy(w->p + w->len, p, n);
+  w->len += n;
+  return 0;
+}
+
+static int run_create(hfg_sorter *s, run *r, wbuf *w, hfg_err *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/_hfilegen-%d-run-%u", s->tmp_dir, (int)getpid(), s->run_seq++);
+  memset(r, 0, sizeof *r);
+  memset(w, 0, sizeof *w);
+  r->path = hfg_strdup(path);
+  r->seg = hfg_calloc(s->nregions + 1, sizeof *r->seg);
+  w->p = hfg_malloc(READ_BUF);
+  w->cap = READ_BUF;
+  if (!r->path || !r->seg || !w->p) {
+    hfg_free(r->path);
+    hfg_free(r->seg);
+    hfg_free(w->p);
+    return hfg_err_set(err, HFG_ENOMEM, "out of memory creating a spill run");
+  }
+  w->path = r->path;
+  w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (w->fd < 0) {
+    int e = errno;
+    hfg_free(r->path);
+    hfg_free(r->seg);
+    hfg_free(w->p);
+    return hfg_err_set(err, e == ENOSPC ? HFG_ENOSPC : HFG_EIO, "spill file %s: %s", path,
+                       strerror(e));
+  }
+  return 0;
+}
+
+static int run_close(hfg_sorter *s, run *r, wbuf *w, int ok, hfg_err *err) {
+  int rc = ok ? wbuf_flush(w, err) : 0;
+  close(w->fd);
+  hfg_free(w->p);
+  if (!ok || rc) {
+    unlink(r->path);
+    hfg_free(r->path);
+    hfg_free(r->seg);
+    return rc ? rc : err->code;
+  }
+  run *runs = hfg_realloc(s->runs, (s->nruns + 1) * sizeof *runs);
+  if (!runs) {
+    unlink(r->path);
+    hfg_free(r->path);
+    hfg_free(r->seg);
+    return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  }
+  s->runs = runs;
+  s->runs[s->nruns++] = *r;
+  return 0;
+}
+
+/* ---- reading runs and merging ---- */
+
+typedef struct source {
+  int fd;          /* -1: in-memory items */
+  const char *path;
+  uint64_t pos, end;
+  uint8_t *buf;
+  size_t cap, start, len;
+  const item *mem;
+  size_t mem_i, mem_n;
+  const uint8_t *cur;
+  size_t cur_len;
+} source;
+
+static int source_fill(source *src, size_t need, hfg_err *err) {
+  if (src->len - src->start >= need) return 0;
+  if (src->start) {
+    memmove(src->buf, src->buf + src->start, src->len - src->start);
+    src->len -= src->start;
+    src->start = 0;
+  }
+  if (need > src->cap) {
+    size_t cap = src->cap;
+    while (cap < need) cap *= 2;
+    uint8_t *b = hfg_realloc(src->buf, cap);
+    if (!b) return hfg_err_set(err, HFG_ENOMEM, "out of memory reading %s", src->path);
+    src->buf = b;
+    src->cap = cap;
+  }
+  while (src->len < need) {
+    size_t want = src->cap - src->len;
+    if (want > src->end - src->pos) want = (size_t)(src->end - src->pos);
+    if (want == 0)
+      return hfg_err_set(err, HFG_ECORRUPT, "spill file %s: truncated record", src->path);
+    ssize_t n = pread(src->fd, src->buf + src->len, want, (off_t)src->pos);
+    if (n <= 0)
+      return hfg_err_set(err, HFG_EIO, "spill file %s: read: %s", src->path,
+                         n < 0 ? strerror(errno) : "unexpected end");
+    src->pos += (uint64_t)n;
+    src->len += (size_t)n;
+  }
+  return 0;
+}
+
+/* Advances a source; 1 = has a current record, 0 = exhausted. */
+static int source_next(source *src, hfg_err *err) {
+  if (src->fd < 0) {
+    if (src->mem_i == src->mem_n) return 0;
+    src->cur = src->mem[src->mem_i++].rec;
+    src->cur_len = 4 + hfg_get_be32(src->cur);
+    return 1;
+  }
+  src->start += src->cur_len;
+  src->cur_len = 0;
+  if (src->len == src->start && src->pos == src->end) return 0;
+  int rc = source_fill(src, 4, err);
+  if (rc) return rc;
+  size_t n = 4 + hfg_get_be32(src->buf + src->start);
+  rc = source_fill(src, n, err);
+  if (rc) return rc;
+  src->cur = src->buf + src->start;
+  src->cur_len = n;
+  return 1;
+}
+
+struct hfg_sort_iter {
+  source *src;
+  size_t nsrc;
+  size_t *heap; /* indexes into src, min-heap by current record */
+  size_t nheap;
+  int started;
+  int fd_count;
+};
+
+static int heap_less(hfg_sort_iter *it, size_t a, size_t b) {
+  return rec_cmp(it->src[it->heap[a]].cur, it->src[it->heap[b]].cur) < 0;
+}
+
+static void heap_down(hfg_sort_iter *it, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < it->nheap && heap_less(it, l, m)) m = l;
+    if (r < it->nheap && heap_less(it, r, m)) m = r;
+    if (m == i) return;
+    size_t t = it->heap[i];
+    it->heap[i] = it->heap[m];
+    it->heap[m] = t;
+    i = m;
+  }
+}
+
+void hfg_sort_iter_close(hfg_sort_iter *it) {
+  if (!it) return;
+  for (size_t i = 0; i < it->nsrc; i++) {
+    if (it->src[i].fd >= 0) close(it->src[i].fd);
+    hfg_free(it->src[i].buf);
+  }
+  hfg_free(it->src);
+  hfg_free(it->heap);
+  hfg_free(it);
+}
+
+static int iter_open(hfg_sorter *s, size_t region, int with_mem, hfg_sort_iter **out,
+                     hfg_err *err) {
+  *out = NULL;
+  hfg_sort_iter *it = hfg_calloc(1, sizeof *it);
+  size_t n = s->nruns + 1;
+  if (it) {
+    it->src = hfg_calloc(n, sizeof *it->src);
+    it->heap = hfg_calloc(n, sizeof *it->heap);
+  }
+  if (!it || !it->src || !it->heap) {
+    hfg_sort_iter_close(it);
+    return hfg_err_set(err, HFG_ENOMEM, "out of memory opening a merge");
+  }
+  for (size_t i = 0; i < s->nruns; i++) {
+    const run *r = &s->runs[i];
+    if (r->seg[region] == r->seg[region + 1]) continue;
+    source *src = &it->src[it->nsrc++];
+    src->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+    src->path = r->path;
+    src->pos = r->seg[region];
+    src->end = r->seg[region + 1];
+    src->cap = READ_BUF;
+    src->buf = hfg_malloc(src->cap);
+    if (src->fd < 0 || !src->buf) {
+      int e = errno;
+      hfg_sort_iter_close(it);
+      return src->buf ? hfg_err_set(err, HFG_EIO, "spill file %s: %s", r->path, strerror(e))
+                      : hfg_err_set(err, HFG_ENOMEM, "out of memory opening a merge");
+    }
+  }
+  region_mem *rm = &s->reg[region];
+  if (with_mem && rm->n) {
+    sort_items(rm->v, rm->n);
+    source *src = &it->src[it->nsrc++];
+    src->fd = -1;
+    src->mem = rm->v;
+    src->mem_n = rm->n;
+  }
+  for (size_t i = 0; i < it->nsrc; i++) {
+    int rc = source_next(&it->src[i], err);
+    if (rc < 0) {
+      hfg_sort_iter_close(it);
+      return rc;
+    }
+    if (rc) it->heap[it->nheap++] = i;
+  }
+  for (size_t i = it->nheap; i-- > 0;) heap_down(it, i);
+  *out = it;
+  return 0;
+}
+
+int hfg_sort_iter_open(hfg_sorter *s, size_t region, hfg_sort_iter **out, hfg_err *err) {
+  return iter_open(s, region, 1, out, err);
+}
+
+int hfg_sort_iter_next(hfg_sort_iter *it, const uint8_t **rec, size_t *len, hfg_err *err) {
+  if (it->started && it->nheap) {
+    /* advance the source of the record returned last */
+    int rc = source_next(&it->src[it->heap[0]], err);
+    if (rc < 0) return rc;
+    if (rc == 0) it->heap[0] = it->heap[--it->nheap];
+    if (it->nheap) heap_down(it, 0);
+  }
+  it->started = 1;
+  if (!it->nheap) return 0;
+  source *src = &it->src[it->heap[0]];
+  *rec = src->cur;
+  *len = src->cur_len;
+  return 1;
+}
+
+/* ---- spilling ---- */
+
+/* Merges all runs into one (when they exceed the fan-in). */
+static int merge_runs(hfg_sorter *s, hfg_err *err) {
+  run r;
+  wbuf w;
+  int rc = run_create(s, &r, &w, err);
+  if (rc) return rc;
+  for (size_t g = 0; g < s->nregions && !rc; g++) {
+    r.seg[g] = w.pos;
+    hfg_sort_iter *it;
+    rc = iter_open(s, g, 0, &it, err);
+    const uint8_t *rec;
+    size_t len;
+    int more;
+    while (!rc && (more = hfg_sort_iter_next(it, &rec, &len, err)) > 0)
+      rc = wbuf_put(&w, rec, len, err);
+    if (!rc && more < 0) rc = more;
+    hfg_sort_iter_close(it);
+  }
+  r.seg[s->nregions] = w.pos;
+  /* the merged run replaces the old ones */
+  run merged = r;
+  if (!rc) rc = wbuf_flush(&w, err);
+  close(w.fd);
+  hfg_free(w.p);
+  if (rc) {
+    unlink(merged.path);
+    hfg_free(merged.path);
+    hfg_free(merged.seg);
+    return rc;
+  }
+  remove_runs(s);
+  s->runs = hfg_malloc(sizeof *s->runs);
+  if (!s->runs) {
+    unlink(merged.path);
+    hfg_free(merged.path);
+    hfg_free(merged.seg);
+    return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  }
+  s->runs[0] = merged;
+  s->nruns = 1;
+  return 0;
+}
+
+static int spill(hfg_sorter *s, hfg_err *err) {
+  if (s->nruns + 1 >= MERGE_FANIN) {
+    int rc = merge_runs(s, err);
+    if (rc) return rc;
+  }
+  run r;
+  wbuf w;
+  int rc = run_create(s, &r, &w, err);
+  if (rc) return rc;
+  for (size_t g = 0; g < s->nregions && !rc; g++) {
+    region_mem *rm = &s->reg[g];
+    r.seg[g] = w.pos;
+    sort_items(rm->v, rm->n);
+    for (size_t i = 0; i < rm->n && !rc; i++)
+      rc = wbuf_put(&w, rm->v[i].rec, 4 + hfg_get_be32(rm->v[i].rec), err);
+    rm->n = 0;
+  }
+  r.seg[s->nregions] = w.pos;
+  s->spilled += w.pos;
+  rc = run_close(s, &r, &w, rc == 0, err);
+  if (rc) return rc;
+  for (size_t i = 0; i < s->nslabs; i++) s->slabs[i].len = 0;
+  s->cur_slab = 0;
+  return 0;
+}
+
+static uint8_t *slab_alloc(hfg_sorter *s, size_t n) {
+  while (s->cur_slab < s->nslabs) {
+    slab *sl = &s->slabs[s->cur_slab];
+    if (sl->cap - sl->len >= n) {
+      uint8_t *p = sl->p + sl->len;
+      sl->len += n;
+      return p;
+    }
+    s->cur_slab++;
+  }
+  size_t cap = s->budget / 16 > SLAB_MIN ? s->budget / 16 : SLAB_MIN;
+  if (cap < n) cap = n;
+  slab *slabs = hfg_realloc(s->slabs, (s->nslabs + 1) * sizeof *slabs);
+  if (!slabs) return NULL;
+  s->slabs = slabs;
+  uint8_t *p = hfg_malloc(cap);
+  if (!p) return NULL;
+  s->slabs[s->nslabs++] = (slab){p, n, cap};
+  s->cur_slab = s->nslabs - 1;
+  return p;
+}
+
+/* Whether the slabs from cur_slab on can take n more bytes without a new slab. */
+static int slab_has_room(const hfg_sorter *s, size_t n) {
+  for (size_t i = s->cur_slab; i < s->nslabs; i++)
+    if (s->slabs[i].cap - s->slabs[i].len >= n) return 1;
+  return 0;
+}
+
+static size_t mem_rows(const hfg_sorter *s) {
+  size_t n = 0;
+  for (size_t g = 0; g < s->nregions; g++) n += s->reg[g].n;
+  return n;
+}
+
+int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen, uint64_t seq,
+                   const uint8_t *payload, size_t plen, hfg_err *err) {
+  size_t n = HFG_SORT_REC_HEADER(klen) + plen;
+  if (klen > 0xffff || n > UINT32_MAX)
+    return hfg_err_set(err, HFG_ETOOBIG, "row of %zu bytes is too large", n);
+  region_mem *rm = &s->reg[region];
+  /* s->used counts every slab and index byte allocated (they are reused after
+   * a spill, never freed), so it bounds the sorter's memory. */
+  size_t slab_size = s->budget / 16 > SLAB_MIN ? s->budget / 16 : SLAB_MIN;
+  size_t need = (slab_has_room(s, n) ? 0 : (n > slab_size ? n : slab_size)) +
+                (rm->n == rm->cap ? (rm->cap ? rm->cap : 1024) * sizeof(item) : 0);
+  if (need && s->used + need > s->budget && mem_rows(s) > 0) {
+    int rc = spill(s, err);
+    if (rc) return rc;
+  }
+  if (rm->n == rm->cap) {
+    size_t cap = rm->cap ? rm->cap * 2 : 1024;
+    item *v = hfg_realloc(rm->v, cap * sizeof *v);
+    if (!v) return hfg_err_set(err, HFG_ENOMEM, "out of memory growing the sort index");
+    s->used += (cap - rm->cap) * sizeof *v;
+    rm->v = v;
+    rm->cap = cap;
+  }
+  size_t before = s->nslabs;
+  uint8_t *p = slab_alloc(s, n);
+  if (!p) return hfg_err_set(err, HFG_ENOMEM, "out of memory for a sort slab");
+  if (s->nslabs != before) s->used += s->slabs[s->nslabs - 1].cap;
+  hfg_put_be32(p, (uint32_t)(n - 4));
+  hfg_put_be16(p + 4, (uint16_t)klen);
+  memcpy(p + 6, key, klen);
+  hfg_put_be64(p + 6 + klen, seq);
+  if (plen) memcpy(p + HFG_SORT_REC_HEADER(klen), payload, plen);
+  rm->v[rm->n++] = (item){key_prefix(key, klen), p};
+  rm->rows++;
+  rm->bytes += n;
+  return 0;
+}
+
+int hfg_sorter_finish(hfg_sorter *s, hfg_err *err) {
+  if (s->nruns >= MERGE_FANIN) return merge_runs(s, err);
+  return 0;
+}
+
+size_t hfg_sorter_runs(const hfg_sorter *s) { return s->nruns; }
+uint64_t hfg_sorter_spilled_bytes(const hfg_sorter *s) { return s->spilled; }
+uint64_t hfg_sorter_region_rows(const hfg_sorter *s, size_t region) { return s->reg[region].rows; }
+uint64_t hfg_sorter_region_bytes(const hfg_sorter *s, size_t region) {
+  return s->reg[region].bytes;
+}

@@ -1,0 +1,65 @@
+/*
+ * External merge sort of rows, partitioned by region, within a memory budget.
+ *
+ * A row record is opaque to the sorter except for its sort key (rowkey, then
+ * input sequence number, so equal rowkeys keep input order). Records are kept
+ * in slabs with a per-region index of {8-byte key prefix, pointer}; when slabs
+ * and index exceed the budget, every region's index is sorted and written as
+ * one run file (regions one after another), and memory is reused. Emitting a
+ * region merges its segment of every run with its sorted in-memory tail.
+ * When runs exceed the merge fan-in they are first merged into one run.
+ *
+ * Lifecycle: new → add* → (iter_open → iter_next* → iter_close per region,
+ * regions may be iterated concurrently from different threads) → free.
+ * Run files live in tmp_dir and are removed by free, also after failures.
+ *
+ * Record layout (in memory and in runs):
+ *   len:u32 (bytes after it) keylen:u16 key seq:u64 payload
+ */
+#ifndef HFG_PIPELINE_SORTER_H
+#define HFG_PIPELINE_SORTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+#define HFG_SORT_REC_HEADER(klen) (4 + 2 + (klen) + 8)
+
+typedef struct hfg_sorter hfg_sorter;
+typedef struct hfg_sort_iter hfg_sort_iter;
+
+hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_dir);
+
+/* Adds one record to a region; payload is copied. May spill (I/O errors are
+ * reported with the run file named). */
+int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen, uint64_t seq,
+                   const uint8_t *payload, size_t plen, hfg_err *err);
+
+/* Ends input. Must precede the iterators. */
+int hfg_sorter_finish(hfg_sorter *s, hfg_err *err);
+
+int hfg_sort_iter_open(hfg_sorter *s, size_t region, hfg_sort_iter **out, hfg_err *err);
+/* 1 and the record (borrowed until the next call), 0 at the end, < 0 error. */
+int hfg_sort_iter_next(hfg_sort_iter *it, const uint8_t **rec, size_t *len, hfg_err *err);
+void hfg_sort_iter_close(hfg_sort_iter *it);
+
+/* Statistics. */
+size_t hfg_sorter_runs(const hfg_sorter *s);
+uint64_t hfg_sorter_spilled_bytes(const hfg_sorter *s);
+uint64_t hfg_sorter_region_rows(const hfg_sorter *s, size_t region);
+uint64_t hfg_sorter_region_bytes(const hfg_sorter *s, size_t region);
+
+void hfg_sorter_free(hfg_sorter *s);
+
+/* Accessors for a record's fields. */
+static inline size_t hfg_rec_klen(const uint8_t *r) { return (size_t)r[4] << 8 | r[5]; }
+static inline const uint8_t *hfg_rec_key(const uint8_t *r) { return r + 6; }
+uint64_t hfg_rec_seq(const uint8_t *r);
+static inline const uint8_t *hfg_rec_payload(const uint8_t *r, size_t len, size_t *plen) {
+  size_t off = HFG_SORT_REC_HEADER(hfg_rec_klen(r));
+  *plen = len - off;
+  return r + off;
+}
+
+#endif

@@ -1,0 +1,87 @@
+#include "pipeline/splits.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/escape.h"
+
+static int cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
+  size_t n = al < bl ? al : bl;
+  int r = n ? memcmp(a, b, n) : 0;
+  if (r) return r;
+  return al < bl ? -1 : al > bl;
+}
+
+int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len) {
+  if (len == 0) return HFG_EINVAL;
+  if (s->n && cmp_bytes(s->key[s->n - 1], s->len[s->n - 1], key, len) >= 0) return HFG_EINVAL;
+  uint8_t **k = hfg_realloc(s->key, (s->n + 1) * sizeof *k);
+  if (!k) return HFG_ENOMEM;
+  s->key = k;
+  size_t *l = hfg_realloc(s->len, (s->n + 1) * sizeof *l);
+  if (!l) return HFG_ENOMEM;
+  s->len = l;
+  s->key[s->n] = hfg_memdup(key, len);
+  if (!s->key[s->n]) return HFG_ENOMEM;
+  s->len[s->n] = len;
+  s->n++;
+  return 0;
+}
+
+int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen(path, "r");
+  if (!f) return hfg_err_set(err, HFG_EIO, "%s: %s", path, strerror(errno));
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  unsigned long lineno = 0;
+  int rc = 0;
+  hfg_buf key = HFG_BUF_INIT;
+  while (!rc && (n = getline(&line, &cap, f)) >= 0) {
+    lineno++;
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
+    if (n == 0) continue;
+    hfg_buf_reset(&key);
+    size_t bad;
+    rc = hfg_unescape(&key, line, (size_t)n, &bad);
+    if (rc == HFG_EPARSE) {
+      rc = hfg_err_set(err, HFG_EPARSE, "%s line %lu: bad escape at column %zu", path, lineno,
+                       bad + 1);
+    } else if (rc) {
+      rc = hfg_err_set(err, rc, "%s: out of memory", path);
+    } else if ((rc = hfg_splits_add(out, key.p, key.len)) != 0) {
+      rc = rc == HFG_ENOMEM ? hfg_err_set(err, rc, "%s: out of memory", path)
+                            : hfg_err_set(err, HFG_EINVAL,
+                                          "%s line %lu: split keys must be strictly ascending "
+                                          "(unsigned bytes) and non-empty",
+                                          path, lineno);
+    }
+  }
+  free(line);
+  hfg_buf_free(&key);
+  if (!rc && ferror(f)) rc = hfg_err_set(err, HFG_EIO, "%s: read error", path);
+  fclose(f);
+  if (rc) hfg_splits_free(out);
+  return rc;
+}
+
+size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
+  size_t lo = 0, hi = s->n; /* count of keys <= row */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (cmp_bytes(s->key[mid], s->len[mid], row, len) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+void hfg_splits_free(hfg_splits *s) {
+  for (size_t i = 0; i < s->n; i++) hfg_free(s->key[i]);
+  hfg_free(s->key);
+  hfg_free(s->len);
+  memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,34 @@
+/*
+ * Region split points and the partitioner. Region i holds the rows r with
+ * split[i-1] <= r < split[i] (region 0 starts at the empty key, the last region
+ * ends at the empty key): a row equal to a split key belongs to the region
+ * that starts with it, as in HBase.
+ */
+#ifndef HFG_PIPELINE_SPLITS_H
+#define HFG_PIPELINE_SPLITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+typedef struct hfg_splits {
+  uint8_t **key;
+  size_t *len;
+  size_t n; /* number of split keys; regions = n + 1 */
+} hfg_splits;
+
+/* Reads a splits file: one key per line in the escaped form of
+ * src/util/escape.h; blank lines are ignored. Keys must be strictly ascending
+ * (unsigned bytes); errors name the file and line. */
+int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err);
+
+/* Adds one key (copied); used for generated splits. Must keep ascending order. */
+int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len);
+
+/* Region index of a row: the number of split keys <= row. */
+size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len);
+
+void hfg_splits_free(hfg_splits *s);
+
+#endif

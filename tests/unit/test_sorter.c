@@ -1,0 +1,145 @@
+#include <unistd.h>
+
+#include "pipeline/sorter.h"
+#include "pipeline/splits.h"
+#include "t.h"
+#include "util/coding.h"
+
+T_MAIN
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+typedef struct ref {
+  char key[24];
+  size_t klen;
+  uint64_t seq;
+} ref;
+
+static int ref_cmp(const void *a, const void *b) {
+  const ref *x = a, *y = b;
+  size_t n = x->klen < y->klen ? x->klen : y->klen;
+  int r = memcmp(x->key, y->key, n);
+  if (r) return r;
+  if (x->klen != y->klen) return x->klen < y->klen ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorts n random rows over 4 regions with the given budget and compares every
+ * region's output with qsort of the same rows. */
+static void sort_and_compare(size_t n, size_t budget, size_t payload, int expect_spill) {
+  char tmp[] = "/tmp/hfg_sorter_XXXXXX";
+  REQUIRE(mkdtemp(tmp) != NULL);
+  hfg_splits sp = {0};
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"4", 1) == 0);
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"7", 1) == 0);
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"7a", 2) == 0);
+  hfg_sorter *s = hfg_sorter_new(sp.n + 1, budget, tmp);
+  REQUIRE(s != NULL);
+  ref *refs[4];
+  size_t nref[4] = {0};
+  for (int r = 0; r < 4; r++) refs[r] = calloc(n, sizeof(ref));
+  uint8_t *pl = malloc(payload + 8);
+  hfg_err err = {0};
+  for (size_t i = 0; i < n; i++) {
+    ref x;
+    /* keys with a shared 8-byte prefix sometimes, and duplicates */
+    uint64_t v = next() % (n / 2 + 1);
+    x.klen = (size_t)snprintf(x.key, sizeof x.key, "%llu%s", (unsigned long long)(v % 10),
+                              (v & 1) ? "-same-prefix" : "");
+    x.klen += (size_t)snprintf(x.key + x.klen, sizeof x.key - x.klen, "%llu",
+                               (unsigned long long)v);
+    x.seq = i;
+    size_t region = hfg_splits_region(&sp, (const uint8_t *)x.key, x.klen);
+    refs[region][nref[region]++] = x;
+    hfg_put_be64(pl, i);
+    memset(pl + 8, (int)(i & 0xff), payload);
+    if (hfg_sorter_add(s, region, (const uint8_t *)x.key, x.klen, i, pl, payload + 8, &err)) {
+      fprintf(stderr, "  add: %s\n", err.msg);
+      t_failed_now = 1;
+      break;
+    }
+  }
+  CHECK(hfg_sorter_finish(s, &err) == 0);
+  if (expect_spill) CHECK(hfg_sorter_runs(s) > 0);
+  else CHECK(hfg_sorter_runs(s) == 0);
+  for (int r = 0; r < 4; r++) {
+    qsort(refs[r], nref[r], sizeof(ref), ref_cmp);
+    hfg_sort_iter *it;
+    REQUIRE(hfg_sort_iter_open(s, (size_t)r, &it, &err) == 0);
+    const uint8_t *rec;
+    size_t len, k = 0;
+    int more;
+    while ((more = hfg_sort_iter_next(it, &rec, &len, &err)) > 0) {
+      if (k >= nref[r]) {
+        k++;
+        continue;
+      }
+      const ref *x = &refs[r][k++];
+      size_t plen;
+      const uint8_t *p = hfg_rec_payload(rec, len, &plen);
+      if (hfg_rec_klen(rec) != x->klen || memcmp(hfg_rec_key(rec), x->key, x->klen) ||
+          hfg_rec_seq(rec) != x->seq || plen != payload + 8 || hfg_get_be64(p) != x->seq) {
+        t_failed_now = 1;
+        break;
+      }
+    }
+    CHECK(more == 0);
+    CHECK_EQ_INT(k, nref[r]);
+    CHECK_EQ_INT(hfg_sorter_region_rows(s, (size_t)r), nref[r]);
+    hfg_sort_iter_close(it);
+    free(refs[r]);
+  }
+  free(pl);
+  hfg_sorter_free(s);
+  hfg_splits_free(&sp);
+  /* every spill file is gone */
+  CHECK(rmdir(tmp) == 0);
+}
+
+TEST(in_memory) { sort_and_compare(20000, 64 << 20, 10, 0); }
+TEST(spills) { sort_and_compare(50000, 1 << 20, 40, 1); }
+/* > 64 runs forces the multi-pass merge */
+TEST(multi_pass_merge) { sort_and_compare(60000, 256 << 10, 100, 1); }
+TEST(large_records) { sort_and_compare(300, 256 << 10, 200000, 1); }
+
+TEST(partition_boundaries) {
+  hfg_splits sp = {0};
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"1", 1) == 0);
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"2", 1) == 0);
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"2", 1) == HFG_EINVAL); /* not ascending */
+  CHECK_EQ_INT(hfg_splits_region(&sp, (const uint8_t *)"0|9", 3), 0);
+  CHECK_EQ_INT(hfg_splits_region(&sp, (const uint8_t *)"1", 1), 1); /* equal: starts region 1 */
+  CHECK_EQ_INT(hfg_splits_region(&sp, (const uint8_t *)"1|5", 3), 1);
+  CHECK_EQ_INT(hfg_splits_region(&sp, (const uint8_t *)"2", 1), 2);
+  CHECK_EQ_INT(hfg_splits_region(&sp, (const uint8_t *)"9", 1), 2);
+  CHECK_EQ_INT(hfg_splits_region(&sp, (const uint8_t *)"\x01", 1), 0);
+  hfg_splits_free(&sp);
+}
+
+TEST(splits_file) {
+  char path[] = "/tmp/hfg_splits_XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  const char *text = "1\n\nz\\\\\n\\x80\\xff\n";
+  CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+  close(fd);
+  hfg_splits sp;
+  hfg_err err = {0};
+  REQUIRE(hfg_splits_load(path, &sp, &err) == 0);
+  REQUIRE(sp.n == 3);
+  CHECK(sp.len[2] == 2 && sp.key[2][0] == 0x80 && sp.key[2][1] == 0xff);
+  CHECK(sp.len[1] == 2 && sp.key[1][1] == '\\');
+  hfg_splits_free(&sp);
+  FILE *f = fopen(path, "w");
+  fputs("b\na\n", f);
+  fclose(f);
+  CHECK(hfg_splits_load(path, &sp, &err) == HFG_EINVAL);
+  CHECK(strstr(err.msg, "line 2") != NULL);
+  unlink(path);
+}
