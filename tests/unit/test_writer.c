@@ -195,6 +195,7 @@ static int record_emit(void *ctx, hfg_block_type type, const uint8_t *p, size_t 
 
 static unsigned index_shape(int nblocks, uint32_t chunk, rec_emit *r) {
   hfg_index_writer *w = hfg_index_writer_new(chunk, 16);
+  hfg_buf_free(&r->root);
   memset(r, 0, sizeof *r);
   for (int i = 0; i < nblocks; i++) {
     char key[32];
