@@ -1,0 +1,548 @@
+/*
+ * Record reader: CSV/TSV splitting over a large buffer (contract in
+ * record_reader.h).
+ *
+ * Hand-written rather than a CSV library because the common case must run at
+ * memory speed (research/limits.md: memchr line + field splitting reaches
+ * 2.5 GB/s, byte-at-a-time state machines such as libcsv's callbacks stay far
+ * below that). The hot path for a line without quotes is three memchr scans:
+ * the line end, a quote check (CSV only), the delimiters. Lines with a quote
+ * take the slow path, which copies unquoted field bytes into `scratch`.
+ *
+ * Buffer invariants: [pos, end) of buf holds unread data of the current
+ * input; eof says no byte follows end in this input. A record is parsed only
+ * when it lies wholly inside [pos, end): when a parse runs off the end it
+ * returns MORE, the unread tail moves to the front, the buffer grows if the
+ * tail fills it, more is read, and the parse starts over from the record's
+ * first byte. Restarting is cheap because every refill fills the whole
+ * buffer and growth doubles. scratch is kept at least as large as buf: the
+ * unquoted bytes of a record are never more than its raw bytes, so scratch
+ * never reallocates while fields point into it.
+ */
+#include "pipeline/record_reader.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pipeline/record_input.h"
+#include "util/alloc.h"
+#include "util/err.h"
+
+#define DEFAULT_BUFFER (1u << 20)
+#define DEFAULT_MAX_RECORD ((size_t)64 << 20)
+
+/* internal parse results besides 1 (record) and HFG_EPARSE */
+enum { P_MORE = 2 };
+
+struct hfg_record_reader {
+  hfg_input_format fmt;
+  unsigned char delim;
+  int has_header;
+  size_t expected;
+  size_t max_record;
+
+  char **paths; /* copies */
+  size_t npaths, next_path;
+  const char *name; /* display name of the open input */
+
+  hfg_rin in;
+  int in_open;
+  uint64_t bytes_done; /* of closed inputs */
+
+  char *buf;
+  size_t cap, pos, end;
+  int eof;
+  uint64_t line; /* line number of buf[pos] */
+  int at_start;  /* BOM check pending */
+  int skip_line; /* discarding the rest of an overlong line */
+
+  hfg_field *fields;
+  size_t fcap, nf;
+  char *scratch;
+  size_t scap;
+
+  char **cols; /* one allocation: pointers, then the strings */
+  size_t ncols;
+  const char *header_from; /* display name of the input the header came from */
+
+  char reason[96];
+  hfg_err err;
+};
+
+static const char *display_name(const char *path) { return strcmp(path, "-") == 0 ? "<stdin>" : path; }
+
+/* ---- buffer ---- */
+
+/* Makes room and reads more of the current input. Returns 0 (eof may now be
+ * set) or a fatal code. */
+static int refill(hfg_record_reader *r) {
+  if (r->pos > 0) {
+    memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+    r->end -= r->pos;
+    r->pos = 0;
+  }
+  if (r->end == r->cap) {
+    size_t ncap = r->cap * 2;
+    char *nb = hfg_realloc(r->buf, ncap);
+    if (!nb) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (record buffer %zu bytes)", r->name, ncap);
+    r->buf = nb;
+    r->cap = ncap;
+  }
+  while (r->end < r->cap) {
+    size_t got;
+    int rc = hfg_rin_read(&r->in, r->buf + r->end, r->cap - r->end, &got, &r->err);
+    if (rc) return rc;
+    if (got == 0) {
+      r->eof = 1;
+      break;
+    }
+    r->end += got;
+  }
+  return 0;
+}
+
+static int grow_fields(hfg_record_reader *r) {
+  size_t n = r->fcap ? r->fcap * 2 : 16;
+  hfg_field *f = hfg_realloc(r->fields, n * sizeof *f);
+  if (!f) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (fields)", r->name);
+  r->fields = f;
+  r->fcap = n;
+  return 0;
+}
+
+#define ADD_FIELD(r, ptr, n)                                      \
+  do {                                                            \
+    if ((r)->nf == (r)->fcap && grow_fields(r)) return (r)->err.code; \
+    (r)->fields[(r)->nf].p = (ptr);                               \
+    (r)->fields[(r)->nf].len = (n);                               \
+    (r)->nf++;                                                    \
+  } while (0)
+
+static uint64_t count_lf(const char *p, const char *e) {
+  uint64_t n = 0;
+  while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+    n++;
+    p++;
+  }
+  return n;
+}
+
+/* Completes rec for the record [s, raw_end) whose next record starts at next. */
+static void finish(hfg_record_reader *r, hfg_record *rec, const char *s, const char *raw_end,
+                   const char *next, uint64_t lines) {
+  rec->fields = r->fields;
+  rec->nfields = r->nf;
+  rec->file = r->name;
+  rec->line = r->line;
+  rec->raw = s;
+  rec->raw_len = (size_t)(raw_end - s);
+  rec->reason = NULL;
+  r->line += lines;
+  r->pos = (size_t)(next - r->buf);
+}
+
+/* A syntax error found at `at`: rejects from s to the end of at's physical line. */
+static int bad_syntax(hfg_record_reader *r, hfg_record *rec, const char *s, const char *at,
+                      const char *why) {
+  const char *e = r->buf + r->end;
+  const char *nl = memchr(at, '\n', (size_t)(e - at));
+  if (!nl && !r->eof) return P_MORE;
+  const char *next = nl ? nl + 1 : e;
+  const char *raw_end = nl ? nl : e;
+  if (raw_end > s && raw_end[-1] == '\r') raw_end--;
+  r->nf = 0;
+  finish(r, rec, s, raw_end, next, count_lf(s, next));
+  rec->nfields = 0;
+  rec->reason = why;
+  return HFG_EPARSE;
+}
+
+/* Slow path: a CSV record with at least one quote on its first line. */
+static int parse_quoted(hfg_record_reader *r, hfg_record *rec, const char *s) {
+  const char *e = r->buf + r->end;
+  const unsigned char delim = r->delim;
+  if (r->scap < r->cap) {
+    char *ns = hfg_realloc(r->scratch, r->cap);
+    if (!ns) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (scratch)", r->name);
+    r->scratch = ns;
+    r->scap = r->cap;
+  }
+  char *out = r->scratch;
+  size_t su = 0;
+  const char *p = s, *nl = NULL;
+  int nl_none = 0;
+  r->nf = 0;
+  for (;;) { /* at the first byte of a field */
+    if (p == e && !r->eof) return P_MORE;
+    if (p < e && *p == '"') {
+      const char *q = p + 1;
+      size_t fs = su;
+      for (;;) {
+        const char *c = memchr(q, '"', (size_t)(e - q));
+        if (!c) {
+          if (!r->eof) return P_MORE;
+          const char *raw_end = e;
+          if (raw_end > s && raw_end[-1] == '\n') raw_end--;
+          if (raw_end > s && raw_end[-1] == '\r') raw_end--;
+          r->nf = 0;
+          finish(r, rec, s, raw_end, e, count_lf(s, e));
+          rec->nfields = 0;
+          rec->reason = "unterminated quoted field";
+          return HFG_EPARSE;
+        }
+        memcpy(out + su, q, (size_t)(c - q));
+        su += (size_t)(c - q);
+        if (c + 1 == e && !r->eof) return P_MORE;
+        if (c + 1 < e && c[1] == '"') {
+          out[su++] = '"';
+          q = c + 2;
+          continue;
+        }
+        p = c + 1;
+        break;
+      }
+      ADD_FIELD(r, out + fs, su - fs);
+      if (p == e) { /* closing quote was the input's last byte */
+        finish(r, rec, s, e, e, count_lf(s, e));
+        return 1;
+      }
+      if ((unsigned char)*p == delim) {
+        p++;
+        continue;
+      }
+      if (*p == '\n') {
+        finish(r, rec, s, p, p + 1, count_lf(s, p + 1));
+        return 1;
+      }
+      if (*p == '\r') {
+        if (p + 1 == e) {
+          if (!r->eof) return P_MORE;
+          finish(r, rec, s, p, e, count_lf(s, e));
+          return 1;
+        }
+        if (p[1] == '\n') {
+          finish(r, rec, s, p, p + 2, count_lf(s, p + 2));
+          return 1;
+        }
+      }
+      return bad_syntax(r, rec, s, p, "unexpected character after closing quote");
+    }
+    /* unquoted field: ends at the delimiter or the line end */
+    if (!nl_none && (nl == NULL || nl < p)) {
+      nl = memchr(p, '\n', (size_t)(e - p));
+      if (!nl) {
+        if (!r->eof) return P_MORE;
+        nl_none = 1;
+      }
+    }
+    const char *lim = nl_none ? e : nl;
+    const char *d = memchr(p, delim, (size_t)(lim - p));
+    const char *fe = d ? d : lim;
+    if (!d && fe > p && fe[-1] == '\r') fe--;
+    const char *qq = memchr(p, '"', (size_t)(fe - p));
+    if (qq) return bad_syntax(r, rec, s, qq, "quote in unquoted field");
+    ADD_FIELD(r, p, (size_t)(fe - p));
+    if (d) {
+      p = d + 1;
+      continue;
+    }
+    const char *next = nl_none ? e : nl + 1;
+    finish(r, rec, s, fe, next, count_lf(s, next));
+    return 1;
+  }
+}
+
+/* Parses the record starting at buf[pos] (not a blank line). Returns 1,
+ * HFG_EPARSE (syntax), P_MORE, or a fatal code. */
+static int parse_record(hfg_record_reader *r, hfg_record *rec) {
+  const char *s = r->buf + r->pos, *e = r->buf + r->end;
+  const char *nl = memchr(s, '\n', (size_t)(e - s));
+  if (!nl && !r->eof) return P_MORE;
+  const char *ce = nl ? nl : e; /* content end: without LF, CR LF, or final CR */
+  if (ce > s && ce[-1] == '\r') ce--;
+  if (r->fmt == HFG_INPUT_CSV && memchr(s, '"', (size_t)(ce - s))) return parse_quoted(r, rec, s);
+  const unsigned char delim = r->delim;
+  const char *p = s;
+  r->nf = 0;
+  for (;;) {
+    const char *d = memchr(p, delim, (size_t)(ce - p));
+    if (!d) break;
+    ADD_FIELD(r, p, (size_t)(d - p));
+    p = d + 1;
+  }
+  ADD_FIELD(r, p, (size_t)(ce - p));
+  finish(r, rec, s, ce, nl ? nl + 1 : e, nl ? 1 : 0);
+  return 1;
+}
+
+/* A record has outgrown max_record: reject its first physical line. */
+static int reject_overlong(hfg_record_reader *r, hfg_record *rec) {
+  const char *s = r->buf + r->pos, *e = r->buf + r->end;
+  const char *nl = memchr(s, '\n', (size_t)(e - s));
+  const char *raw_end = nl ? nl : e;
+  if (nl && raw_end > s && raw_end[-1] == '\r') raw_end--;
+  if ((size_t)(raw_end - s) > r->max_record) raw_end = s + r->max_record;
+  r->nf = 0;
+  finish(r, rec, s, raw_end, nl ? nl + 1 : e, nl ? 1 : 0);
+  if (!nl) r->skip_line = 1; /* the rest of this line is dropped on the next call */
+  rec->nfields = 0;
+  snprintf(r->reason, sizeof r->reason, "record longer than %zu bytes", r->max_record);
+  rec->reason = r->reason;
+  return HFG_EPARSE;
+}
+
+/* Next record of the current input, without the field-count check. Returns
+ * 1, HFG_EPARSE, 0 at the end of this input, or a fatal code. */
+static int read_one(hfg_record_reader *r, hfg_record *rec) {
+  for (;;) {
+    int rc;
+    if (r->at_start) {
+      if (r->end - r->pos < 3 && !r->eof) {
+        if ((rc = refill(r))) return rc;
+        continue;
+      }
+      if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0) r->pos += 3;
+      r->at_start = 0;
+    }
+    if (r->skip_line) {
+      const char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
+      if (nl) {
+        r->pos = (size_t)(nl + 1 - r->buf);
+        r->line++;
+        r->skip_line = 0;
+      } else {
+        r->pos = r->end;
+        if (r->eof) {
+          r->skip_line = 0;
+        } else {
+          if ((rc = refill(r))) return rc;
+          continue;
+        }
+      }
+    }
+    /* blank lines */
+    int more = 0;
+    while (r->pos < r->end) {
+      char c = r->buf[r->pos];
+      if (c == '\n') {
+        r->pos++;
+        r->line++;
+      } else if (c == '\r') {
+        if (r->pos + 1 < r->end) {
+          if (r->buf[r->pos + 1] != '\n') break;
+          r->pos += 2;
+          r->line++;
+        } else if (r->eof) {
+          r->pos++;
+        } else {
+          more = 1;
+          break;
+        }
+      } else {
+        break;
+      }
+    }
+    if (!more) {
+      if (r->pos == r->end && r->eof) return 0;
+      if (r->pos < r->end) {
+        size_t pos0 = r->pos;
+        uint64_t line0 = r->line;
+        rc = parse_record(r, rec);
+        if (rc == 1 || rc == HFG_EPARSE) {
+          if (rec->raw_len <= r->max_record) return rc;
+          r->pos = pos0; /* parsing does not modify buf: redo it as overlong */
+          r->line = line0;
+          return reject_overlong(r, rec);
+        }
+        if (rc != P_MORE) return rc;
+        /* An unfinished record this long has raw bytes beyond the limit (at
+         * most 2 of the bytes seen can be its line end): decide now, the same
+         * way as for a record seen whole, so the result never depends on the
+         * buffer size. */
+        if (r->end - r->pos > r->max_record + 2) return reject_overlong(r, rec);
+      }
+    }
+    if ((rc = refill(r))) return rc;
+  }
+}
+
+/* ---- inputs and headers ---- */
+
+static void close_input(hfg_record_reader *r) {
+  if (!r->in_open) return;
+  r->bytes_done += r->in.bytes_in;
+  hfg_rin_close(&r->in);
+  r->in_open = 0;
+}
+
+static int set_columns(hfg_record_reader *r) {
+  size_t total = r->nf * sizeof(char *);
+  for (size_t i = 0; i < r->nf; i++) total += r->fields[i].len + 1;
+  char **cols = hfg_malloc(total ? total : 1);
+  if (!cols) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (header)", r->name);
+  char *sp = (char *)(cols + r->nf);
+  for (size_t i = 0; i < r->nf; i++) {
+    cols[i] = sp;
+    memcpy(sp, r->fields[i].p, r->fields[i].len);
+    sp[r->fields[i].len] = '\0';
+    sp += r->fields[i].len + 1;
+  }
+  r->cols = cols;
+  r->ncols = r->nf;
+  r->header_from = r->name;
+  if (r->expected && r->expected != r->ncols)
+    return hfg_err_set(&r->err, HFG_EINVAL, "%s: header has %zu columns, expected %zu", r->name,
+                       r->ncols, r->expected);
+  r->expected = r->ncols;
+  return 0;
+}
+
+static int check_header(hfg_record_reader *r) {
+  if (r->nf != r->ncols)
+    return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: %zu columns, not %zu",
+                       r->name, r->header_from, r->nf, r->ncols);
+  for (size_t i = 0; i < r->nf; i++) {
+    const hfg_field *f = &r->fields[i];
+    if (strlen(r->cols[i]) != f->len || memcmp(r->cols[i], f->p, f->len) != 0)
+      return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: column %zu is '%.*s', not '%s'",
+                         r->name, r->header_from, i + 1, (int)(f->len > 100 ? 100 : f->len), f->p,
+                         r->cols[i]);
+  }
+  return 0;
+}
+
+/* Opens paths[next_path] and consumes its header. */
+static int open_next(hfg_record_reader *r) {
+  const char *path = r->paths[r->next_path++];
+  r->name = display_name(path);
+  int rc = hfg_rin_open(&r->in, path, r->name, &r->err);
+  if (rc) return rc;
+  r->in_open = 1;
+  r->pos = r->end = 0;
+  r->eof = 0;
+  r->line = 1;
+  r->at_start = 1;
+  r->skip_line = 0;
+  if (!r->has_header) return 0;
+  hfg_record h;
+  rc = read_one(r, &h);
+  if (rc == 0) return 0; /* empty input */
+  if (rc == HFG_EPARSE)
+    return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,
+                       (unsigned long long)h.line, h.reason);
+  if (rc < 0) return rc;
+  return r->cols ? check_header(r) : set_columns(r);
+}
+
+/* ---- public ---- */
+
+int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_input_options *opts,
+                           hfg_record_reader **out, char *errmsg, size_t errlen) {
+  *out = NULL;
+  if (errmsg && errlen) errmsg[0] = '\0';
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  if (opts) o = *opts;
+  int delim = o.delimiter < 0 ? (o.format == HFG_INPUT_TSV ? '\t' : ',') : o.delimiter;
+  const char *bad = NULL;
+  if (o.format != HFG_INPUT_CSV && o.format != HFG_INPUT_TSV) bad = "unknown input format";
+  else if (delim > 255 || delim == '\n' || delim == '\r') bad = "delimiter must be one byte other than CR and LF";
+  else if (o.format == HFG_INPUT_CSV && delim == '"') bad = "the CSV delimiter cannot be '\"'";
+  else if (npaths == 0 || !paths) bad = "no inputs";
+  if (bad) {
+    if (errmsg && errlen) snprintf(errmsg, errlen, "%s", bad);
+    return HFG_EINVAL;
+  }
+  hfg_record_reader *r = hfg_calloc(1, sizeof *r);
+  if (!r) goto nomem;
+  r->fmt = o.format;
+  r->delim = (unsigned char)delim;
+  r->has_header = o.has_header;
+  r->expected = o.expected_columns;
+  r->max_record = o.max_record_bytes ? o.max_record_bytes : DEFAULT_MAX_RECORD;
+  if (r->max_record > SIZE_MAX / 4) r->max_record = SIZE_MAX / 4;
+  r->cap = o.buffer_size ? o.buffer_size : DEFAULT_BUFFER;
+  r->name = "";
+  r->buf = hfg_malloc(r->cap);
+  r->paths = hfg_calloc(npaths, sizeof *r->paths);
+  if (!r->buf || !r->paths) goto nomem;
+  r->npaths = npaths;
+  for (size_t i = 0; i < npaths; i++) {
+    if (!paths[i]) {
+      hfg_record_reader_free(r);
+      if (errmsg && errlen) snprintf(errmsg, errlen, "input %zu: NULL path", i);
+      return HFG_EINVAL;
+    }
+    if (!(r->paths[i] = hfg_strdup(paths[i]))) goto nomem;
+  }
+  /* With headers, read until the first non-empty input gave one, so that
+   * columns() is ready. */
+  int rc = 0;
+  if (r->has_header) {
+    while (!r->cols && r->next_path < r->npaths) {
+      if ((rc = open_next(r))) break;
+      if (!r->cols) close_input(r); /* empty input */
+    }
+  }
+  if (rc) {
+    if (errmsg && errlen) snprintf(errmsg, errlen, "%s", r->err.msg);
+    hfg_record_reader_free(r);
+    return rc;
+  }
+  *out = r;
+  return 0;
+nomem:
+  hfg_record_reader_free(r);
+  if (errmsg && errlen) snprintf(errmsg, errlen, "out of memory");
+  return HFG_ENOMEM;
+}
+
+int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
+  memset(rec, 0, sizeof *rec);
+  if (r->err.code) return r->err.code;
+  for (;;) {
+    if (!r->in_open) {
+      if (r->next_path == r->npaths) return 0;
+      int rc = open_next(r);
+      if (rc) return rc;
+      continue;
+    }
+    int rc = read_one(r, rec);
+    if (rc == 0) {
+      close_input(r);
+      continue;
+    }
+    if (rc != 1) return rc;
+    if (r->expected == 0) r->expected = rec->nfields;
+    if (rec->nfields != r->expected) {
+      snprintf(r->reason, sizeof r->reason, "expected %zu fields, got %zu", r->expected, rec->nfields);
+      rec->reason = r->reason;
+      return HFG_EPARSE;
+    }
+    return 1;
+  }
+}
+
+const char *const *hfg_record_reader_columns(const hfg_record_reader *r, size_t *n) {
+  *n = r->ncols;
+  return (const char *const *)r->cols;
+}
+
+size_t hfg_record_reader_expected_columns(const hfg_record_reader *r) { return r->expected; }
+
+uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r) {
+  return r->bytes_done + (r->in_open ? r->in.bytes_in : 0);
+}
+
+const char *hfg_record_reader_errmsg(const hfg_record_reader *r) { return r->err.msg; }
+
+void hfg_record_reader_free(hfg_record_reader *r) {
+  if (!r) return;
+  close_input(r);
+  for (size_t i = 0; r->paths && i < r->npaths; i++) hfg_free(r->paths[i]);
+  hfg_free(r->paths);
+  hfg_free(r->buf);
+  hfg_free(r->fields);
+  hfg_free(r->scratch);
+  hfg_free(r->cols);
+  hfg_free(r);
+}

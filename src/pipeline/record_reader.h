@@ -1,0 +1,136 @@
+/*
+ * Record reader: the first pipeline stage. Reads one or more CSV or TSV
+ * inputs (files, "-" for stdin, each optionally gzip-compressed) in order and
+ * hands out one record at a time as fields plus provenance (file, line, raw
+ * bytes), so that later stages can reject a record with its exact source.
+ *
+ * Syntax
+ *   CSV (RFC 4180, with the delimiter configurable):
+ *     - a field starting with '"' is quoted: it ends at the next lone '"';
+ *       inside it '""' stands for one '"', and delimiters, CR and LF are data.
+ *       After the closing quote only the delimiter or the line end may follow,
+ *       else the record is malformed ("unexpected character after closing
+ *       quote").
+ *     - a '"' anywhere in an unquoted field makes the record malformed
+ *       ("quote in unquoted field"): such input is ambiguous, and guessing would
+ *       silently change data.
+ *     - records end at LF or CR LF (the CR is not part of the last field; a CR
+ *       right before end of file is dropped too). A lone CR elsewhere is data.
+ *   TSV (ImportTsv's convention): no quoting; a record is one line, split at
+ *     every delimiter byte; LF or CR LF line ends as above.
+ *   Both: lines that are empty (or only "\r") are skipped anywhere in a file,
+ *     so a final newline, or several, never makes an empty record; line numbers
+ *     still count them. A UTF-8 byte order mark (ef bb bf) at the start of a
+ *     file is dropped. Field bytes are not validated (see hfg_utf8_valid).
+ *
+ * Field count: every record must have the expected number of fields:
+ *   opts.expected_columns if non-zero, else the header's column count, else the
+ *   field count of the first well-formed record. Others are malformed
+ *   ("expected 7 fields, got 5").
+ *
+ * Malformed records and resynchronisation: hfg_record_reader_next returns
+ *   HFG_EPARSE with rec->reason set and rec->raw holding the offending bytes;
+ *   reading then continues:
+ *     - wrong field count: the record was well-formed, it is skipped whole
+ *       (rec->fields/nfields are filled too);
+ *     - a syntax error (bad quote): raw runs from the record's start to the end
+ *       of the physical line on which the error was found, and reading resumes
+ *       on the next line (nfields 0);
+ *     - an unterminated quoted field at end of input: raw is everything from
+ *       the record's start to the end of the file;
+ *     - a record longer than opts.max_record_bytes (a stray quote that would
+ *       otherwise swallow the rest of the file, or a giant line): the record's
+ *       first physical line is rejected ("record longer than N bytes") and
+ *       reading resumes on the next line; raw is cut at N bytes.
+ *
+ * Headers: with has_header, the first non-blank line of every input is a
+ *   header. The first input's header gives hfg_record_reader_columns; the
+ *   headers of later inputs are skipped and must be identical, else reading
+ *   stops with HFG_EINVAL ("b.csv: header differs from a.csv's: ...").
+ *   An input with no lines at all is simply empty.
+ *
+ * Inputs: a path of "-" is standard input (read, never closed). Gzip input is
+ *   recognised by its magic bytes 1f 8b, not by its name, and decompressed on
+ *   the fly (zlib, gzip framing, any number of concatenated members; data
+ *   after the last member that is not another member is an error).
+ *
+ * Calls: open next* free. Not thread-safe; one reader per thread.
+ */
+#ifndef HFG_PIPELINE_RECORD_READER_H
+#define HFG_PIPELINE_RECORD_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hfilegen/scheme.h" /* hfg_field */
+#include "hfilegen/status.h"
+
+typedef enum hfg_input_format { HFG_INPUT_CSV = 0, HFG_INPUT_TSV = 1 } hfg_input_format;
+
+typedef struct hfg_input_options {
+  hfg_input_format format;
+  int delimiter;           /* -1: format default (',' CSV, '\t' TSV); else a byte 0..255
+                              other than '\n' and '\r' (and '"' for CSV) */
+  int has_header;          /* 1: first line of each input is a header */
+  size_t expected_columns; /* 0: from the header, else from the first record */
+  size_t buffer_size;      /* initial read buffer, 0: 1 MiB. Grows to hold a long
+                              record. Tests use tiny sizes to force refills. */
+  size_t max_record_bytes; /* 0: 64 MiB. Longest accepted record (raw bytes). */
+} hfg_input_options;
+
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0}
+
+/* One record. All pointers are borrowed: fields, raw and reason until the next
+ * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */
+typedef struct hfg_record {
+  const hfg_field *fields; /* unquoted field values, not NUL-terminated */
+  size_t nfields;
+  const char *file;        /* path as given, "<stdin>" for "-" */
+  uint64_t line;           /* 1-based line where the record starts */
+  const char *raw;         /* the record's bytes as read (decompressed), without
+                              the line end; quoted newlines included */
+  size_t raw_len;
+  const char *reason;      /* NULL for a good record; why it is malformed otherwise */
+} hfg_record;
+
+typedef struct hfg_record_reader hfg_record_reader;
+
+/* Opens the reader over paths[0..npaths) (copied; the array may go away) and,
+ * with has_header, reads the first input's header. On success *out owns
+ * everything and must be freed with hfg_record_reader_free. On failure returns
+ * < 0 (HFG_EINVAL bad options, or a header that disagrees with
+ * expected_columns; HFG_EIO cannot open/read; HFG_ECORRUPT bad gzip data or a
+ * malformed header; HFG_ENOMEM), sets *out to NULL and, when errmsg is non-NULL,
+ * writes a message naming the file there (errlen bytes, NUL-terminated). */
+int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_input_options *opts,
+                           hfg_record_reader **out, char *errmsg, size_t errlen);
+
+/* Reads the next record into *rec. Returns
+ *   1           a well-formed record;
+ *   0           end of all inputs (and on every later call);
+ *   HFG_EPARSE  a malformed record (see above); the caller logs and goes on;
+ *   other < 0   a fatal error (HFG_EIO, HFG_ECORRUPT for broken gzip data or
+ *               a malformed later header, HFG_EINVAL for a header mismatch,
+ *               HFG_ENOMEM); the message is in hfg_record_reader_errmsg and
+ *               every later call returns the same code. */
+int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec);
+
+/* Header column names (NUL-terminated, a header field's unquoted bytes; a NUL
+ * inside a name cuts it), *n their count; NULL and 0 without a header. Valid
+ * until free. */
+const char *const *hfg_record_reader_columns(const hfg_record_reader *r, size_t *n);
+
+/* Field count every record must have; 0 until known (see "Field count"). */
+size_t hfg_record_reader_expected_columns(const hfg_record_reader *r);
+
+/* Bytes read so far from the inputs as stored (compressed bytes for gzip),
+ * for progress against file sizes. */
+uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r);
+
+/* Message of the fatal error ("" if none). */
+const char *hfg_record_reader_errmsg(const hfg_record_reader *r);
+
+/* Closes any open input (never stdin) and frees. NULL is a no-op. */
+void hfg_record_reader_free(hfg_record_reader *r);
+
+#endif
