@@ -10,5 +10,10 @@
 
 int cmd_inspect(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_splits(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
+int cmd_key(int argc, char **argv);
+int cmd_scan_ranges(int argc, char **argv);
 
 #endif

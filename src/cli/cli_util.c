@@ -1,0 +1,98 @@
+#include "cli/cli_util.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "hfilegen/reader.h"
+#include "util/buf.h"
+#include "util/escape.h"
+
+int cli_parse_u64(const char *s, uint64_t *out) {
+  if (!s || !*s) return -1;
+  uint64_t v = 0;
+  for (const char *p = s; *p; p++) {
+    if (*p < '0' || *p > '9') return -1;
+    uint64_t d = (uint64_t)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10) return -1;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return 0;
+}
+
+const char *cli_type_name(uint8_t type, char buf[8]) {
+  const char *n = hfg_read_type_name(type);
+  if (n) return n;
+  snprintf(buf, 8, "%u", type);
+  return buf;
+}
+
+/* The rendered key text (see cli_print_key) appended to b. */
+static int key_text(hfg_buf *b, const uint8_t *key, size_t len) {
+  hfg_cell c;
+  char tmp[64];
+  if (hfg_parse_key(key, len, &c) != 0) {
+    if (hfg_buf_append(b, "<malformed key: ", 16)) return -1;
+    for (size_t i = 0; i < len; i++) {
+      snprintf(tmp, sizeof tmp, "%02x", key[i]);
+      if (hfg_buf_append(b, tmp, 2)) return -1;
+    }
+    return hfg_buf_append(b, ">", 1);
+  }
+  char tb[8];
+  if (hfg_escape(b, c.row, c.row_len) || hfg_buf_append(b, "/", 1) ||
+      hfg_escape(b, c.family, c.family_len) || hfg_buf_append(b, ":", 1) ||
+      hfg_escape(b, c.qualifier, c.qualifier_len))
+    return -1;
+  int n = snprintf(tmp, sizeof tmp, "/%" PRId64 "/%s", c.timestamp, cli_type_name(c.type, tb));
+  return hfg_buf_append(b, tmp, (size_t)n);
+}
+
+void cli_print_key(FILE *f, const uint8_t *key, size_t len) {
+  hfg_buf b = HFG_BUF_INIT;
+  if (key_text(&b, key, len)) fputs("<out of memory>", f);
+  else fwrite(b.p, 1, b.len, f);
+  hfg_buf_free(&b);
+}
+
+static void json_escaped_text(FILE *f, const char *s, size_t n) {
+  fputc('"', f);
+  for (size_t i = 0; i < n; i++) {
+    /* escaped text is printable ASCII: only quote and backslash need care */
+    if (s[i] == '"' || s[i] == '\\') fputc('\\', f);
+    fputc(s[i], f);
+  }
+  fputc('"', f);
+}
+
+void cli_json_bytes(FILE *f, const uint8_t *p, size_t n) {
+  hfg_buf b = HFG_BUF_INIT;
+  if (hfg_escape(&b, p, n) != 0) {
+    fputs("\"<out of memory>\"", f);
+  } else {
+    json_escaped_text(f, (const char *)b.p, b.len);
+  }
+  hfg_buf_free(&b);
+}
+
+void cli_json_str(FILE *f, const char *s) { cli_json_bytes(f, (const uint8_t *)s, strlen(s)); }
+
+void cli_json_key(FILE *f, const uint8_t *key, size_t len) {
+  hfg_buf b = HFG_BUF_INIT;
+  if (key_text(&b, key, len)) fputs("\"<out of memory>\"", f);
+  else json_escaped_text(f, (const char *)b.p, b.len);
+  hfg_buf_free(&b);
+}
+
+const char *cli_human(uint64_t n, char buf[32]) {
+  static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = (double)n;
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    u++;
+  }
+  if (u == 0) snprintf(buf, 32, "%" PRIu64 " B", n);
+  else snprintf(buf, 32, "%.1f %s", v, unit[u]);
+  return buf;
+}

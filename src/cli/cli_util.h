@@ -1,0 +1,33 @@
+/*
+ * Printing helpers shared by `inspect` and `verify`: keys, type names, JSON
+ * strings and number options. Bytes are always shown in the escaped form of
+ * util/escape.h (printable ASCII as is, "\\", "\xNN").
+ */
+#ifndef HFG_CLI_UTIL_H
+#define HFG_CLI_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Parses a non-negative decimal integer; 0 or -1. */
+int cli_parse_u64(const char *s, uint64_t *out);
+
+/* KeyValue type name, or the decimal code in buf for other codes. */
+const char *cli_type_name(uint8_t type, char buf[8]);
+
+/* Writes a key as row/family:qualifier/timestamp/Type, all bytes escaped;
+ * a malformed key as "<malformed key: hex>". */
+void cli_print_key(FILE *f, const uint8_t *key, size_t len);
+
+/* JSON string literal of the escaped form of p[0..n). */
+void cli_json_bytes(FILE *f, const uint8_t *p, size_t n);
+/* JSON string literal of a NUL-terminated string (escaped like bytes). */
+void cli_json_str(FILE *f, const char *s);
+/* JSON string literal of a rendered key (cli_print_key's text). */
+void cli_json_key(FILE *f, const uint8_t *key, size_t len);
+
+/* Human-readable size: "123 B", "4.5 KiB", ... into buf. */
+const char *cli_human(uint64_t n, char buf[32]);
+
+#endif

@@ -1,0 +1,154 @@
+/* hfilegen build: the CLI face of hfg_build_run (include/hfilegen/build.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/opts.h"
+#include "hfilegen/build.h"
+
+static const char USAGE[] =
+    "usage: hfilegen build [--job FILE] --rowkey TEMPLATE --out DIR [options] INPUT...\n"
+    "\n"
+    "Reads CSV/TSV records (files, '-' for stdin, gzip read transparently), builds each\n"
+    "rowkey with TEMPLATE, partitions rows by the region split points, sorts each region\n"
+    "within --memory and writes one HFile per region per family as DIR/<family>/<file>,\n"
+    "published atomically (_SUCCESS last) for completebulkload.\n"
+    "\n"
+    "input:   --format csv|tsv  --delimiter C  --no-header  --columns a,b,c\n"
+    "key:     --rowkey TEMPLATE (see 'Rowkey templates' in README.md)\n"
+    "regions: --splits FILE (one escaped key per line)\n"
+    "cells:   --family NAME (default cf)  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-\n"
+    "         --keep-key-columns  --empty skip|store\n"
+    "         ENCODING: text long int short double float boolean hex base64\n"
+    "time:    --timestamp now|MILLIS|column:NAME\n"
+    "hfile:   --codec none|gz|snappy|lz4|zstd-hadoop|zstd-hbase  --bloom none|row|rowcol\n"
+    "         --block-size 64k  --checksum crc32c|crc32  --bytes-per-checksum 16k\n"
+    "         --max-file-size 10g  --create-time MILLIS\n"
+    "run:     --memory 1g  --tmp-dir DIR  --threads N  --on-duplicate error|last|first\n"
+    "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n";
+
+typedef struct progress_state {
+  int quiet;
+  int tty;
+  double last;
+} progress_state;
+
+static void show_progress(void *ctx, const hfg_build_progress *p) {
+  progress_state *ps = ctx;
+  if (ps->quiet) return;
+  if (!strcmp(p->phase, "ingest"))
+    fprintf(stderr, "%s[ingest] %llu records, %.1f MB read%s", ps->tty ? "\r" : "",
+            (unsigned long long)p->records, (double)p->input_bytes / 1e6, ps->tty ? "   " : "\n");
+  else
+    fprintf(stderr, "%s[emit] %llu/%llu regions, %.1f MB written%s", ps->tty ? "\r" : "",
+            (unsigned long long)p->regions_done, (unsigned long long)p->regions,
+            (double)p->output_bytes / 1e6, ps->tty ? "   " : "\n");
+}
+
+static void print_summary(const hfg_build_options *o, const hfg_build_summary *s) {
+  double total = s->ingest_seconds + s->emit_seconds + s->publish_seconds;
+  printf("hfilegen build: %s\n", o->out_dir);
+  printf("  records read      %llu\n", (unsigned long long)s->records_read);
+  printf("  records written   %llu\n", (unsigned long long)s->records_written);
+  printf("  records rejected  %llu%s%s\n", (unsigned long long)s->records_rejected,
+         s->records_rejected ? "  -> " : "", s->records_rejected ? s->rejects_path : "");
+  printf("  duplicates dropped %llu\n", (unsigned long long)s->duplicates_dropped);
+  printf("  cells             %llu\n", (unsigned long long)s->cells);
+  printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
+         (double)s->output_bytes / 1e6);
+  printf("  timestamp         %lld (rerun with --timestamp %lld to reproduce)\n",
+         (long long)s->timestamp, (long long)s->timestamp);
+  if (s->long_keys)
+    printf("  WARNING: %llu rowkeys are longer than 200 bytes (every cell repeats the key)\n",
+           (unsigned long long)s->long_keys);
+  printf("  spill runs        %zu (%.1f MB)\n", s->spill_runs, (double)s->spilled_bytes / 1e6);
+  printf("  time              %.2fs (ingest %.2fs, emit %.2fs, publish %.2fs)", total,
+         s->ingest_seconds, s->emit_seconds, s->publish_seconds);
+  if (total > 0)
+    printf(", %.1f MB/s in, %.0f rows/s", (double)s->input_bytes / 1e6 / total,
+           (double)s->records_written / total);
+  printf("\n  region       rows        cells      files    MB\n");
+  for (size_t r = 0; r < s->nregions; r++)
+    printf("  %6zu %10llu %12llu %10u %8.2f\n", r, (unsigned long long)s->regions[r].rows,
+           (unsigned long long)s->regions[r].cells, s->regions[r].files,
+           (double)s->regions[r].bytes_out / 1e6);
+}
+
+int cmd_build(int argc, char **argv) {
+  hfg_build_options o;
+  hfg_build_options_init(&o);
+  const char **inputs = calloc((size_t)argc, sizeof *inputs);
+  const char **maps = calloc((size_t)argc, sizeof *maps);
+  char **cols = NULL;
+  size_t ninputs = 0, nmaps = 0;
+  progress_state ps = {0, isatty(2), 0};
+  const char *job_file = NULL;
+  int rc = 2;
+  if (!inputs || !maps) goto out;
+  /* the job file is read first so that flags override it */
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
+  if (job_file && cli_load_job(job_file, &o, inputs, &ninputs, maps, &nmaps, (size_t)argc))
+    goto out;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED()                                                           \
+  do {                                                                   \
+    if (!v) {                                                            \
+      fprintf(stderr, "hfilegen build: %s needs a value\n", a);          \
+      goto out;                                                          \
+    }                                                                    \
+    i++;                                                                 \
+  } while (0)
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(USAGE, stdout);
+      rc = 0;
+      goto out;
+    } else if (!strcmp(a, "--job")) {
+      NEED();
+    } else if (!strcmp(a, "--input")) {
+      NEED();
+      inputs[ninputs++] = v;
+    } else if (a[0] != '-' || !strcmp(a, "-")) {
+      inputs[ninputs++] = a;
+    } else if (cli_apply_build_flag(&o, a, v, maps, &nmaps, &cols, &i)) {
+      goto out;
+    }
+#undef NEED
+  }
+  o.inputs = inputs;
+  o.ninputs = ninputs;
+  o.mappings = maps;
+  o.nmappings = nmaps;
+  if (!ninputs || !o.rowkey || !o.out_dir) {
+    fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n%s", USAGE);
+    goto out;
+  }
+  o.progress = show_progress;
+  o.progress_ctx = &ps;
+  ps.quiet = cli_quiet;
+  hfg_build_summary s;
+  int r = hfg_build_run(&o, &s);
+  if (ps.tty && !ps.quiet) fputc('\n', stderr);
+  if (r) {
+    fprintf(stderr, "hfilegen build: FAILED: %s\n", s.error);
+    fprintf(stderr, "hfilegen build: nothing was published in %s (%llu records read, %llu "
+                    "rejected)\n",
+            o.out_dir, (unsigned long long)s.records_read,
+            (unsigned long long)s.records_rejected);
+    rc = 1;
+  } else {
+    if (!cli_quiet) print_summary(&o, &s);
+    rc = 0;
+  }
+  hfg_build_summary_free(&s);
+out:
+  free(inputs);
+  free(maps);
+  cli_free_columns(cols, &o);
+  return rc;
+}

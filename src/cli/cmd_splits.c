@@ -1,0 +1,227 @@
+/*
+ * `hfilegen splits`: split keys for pre-splitting a table, aligned to a
+ * rowkey scheme's bucket prefix or by HBase's RegionSplitter algorithms, as a
+ * splits file, an hbase shell `create` statement or JSON.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "hfilegen/scheme.h"
+#include "util/escape.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: hfilegen splits --regions N [--rowkey TEMPLATE] [--algo ALGO]\n"
+          "                       [--format lines|shell|json] [-o FILE]\n"
+          "                       [--table T] [--family CF] [--codec C] [--bloom B] [--block-size N]\n"
+          "\n"
+          "  --algo scheme      align to the template's bucket prefix (default with --rowkey)\n"
+          "         hex         RegionSplitter HexStringSplit, 00000000..ffffffff (default without)\n"
+          "         hex-legacy  HexStringSplit of HBase <= 1.x (range not +1)\n"
+          "         decimal     DecimalStringSplit, 00000000..99999999\n"
+          "         uniform     UniformSplit, 8 raw bytes\n"
+          "  --format lines     one key per line, bytes escaped (\\\\, \\xNN): a splits file (default)\n"
+          "           shell     hbase shell: create 'T', {NAME => 'CF', ...}, SPLITS => [...]\n"
+          "           json      {\"algorithm\", \"regions\", \"splits\", \"splits_hex\", \"warnings\"}\n"
+          "  shell defaults: --table t --family cf --codec LZ4 --bloom ROW --block-size 65536\n"
+          "With --rowkey, split keys the scheme can never produce in order are refused.\n");
+}
+
+/* HBase shell COMPRESSION names; hfilegen's codec names map onto them. */
+static const char *shell_codec(const char *c) {
+  static const char *const map[][2] = {
+      {"none", "NONE"}, {"gz", "GZ"},         {"gzip", "GZ"},         {"snappy", "SNAPPY"},
+      {"lz4", "LZ4"},   {"zstd", "ZSTD"},     {"zstd-hadoop", "ZSTD"}, {"zstd-hbase", "ZSTD"},
+      {"lzo", "LZO"},   {"bzip2", "BZIP2"}};
+  char low[32];
+  size_t n = strlen(c);
+  if (n >= sizeof low) return NULL;
+  for (size_t i = 0; i <= n; i++) low[i] = (char)tolower((unsigned char)c[i]);
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (!strcmp(low, map[i][0])) return map[i][1];
+  return NULL;
+}
+
+static const char *shell_bloom(const char *b) {
+  static const char *const names[] = {"NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcasecmp(b, names[i])) return names[i];
+  return NULL;
+}
+
+/* Single-quoted Ruby string for table/family names. */
+static void ruby_sq(FILE *f, const char *s) {
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'' || *s == '\\') fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('\'', f);
+}
+
+int cmd_splits(int argc, char **argv) {
+  const char *tmpl = NULL, *algo_s = NULL, *fmt = "lines", *outp = NULL;
+  const char *table = "t", *family = "cf", *codec = "LZ4", *bloom = "ROW";
+  uint64_t regions = 0, block = 65536;
+  int have_regions = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    int takes = !strcmp(a, "--rowkey") || !strcmp(a, "--algo") || !strcmp(a, "--format") ||
+                !strcmp(a, "-o") || !strcmp(a, "--table") || !strcmp(a, "--family") ||
+                !strcmp(a, "--codec") || !strcmp(a, "--bloom") || !strcmp(a, "--block-size") ||
+                !strcmp(a, "--regions");
+    if (!takes) {
+      fprintf(stderr, "hfilegen splits: unknown option '%s'\n", a);
+      usage(stderr);
+      return 2;
+    }
+    if (!v) {
+      fprintf(stderr, "hfilegen splits: %s needs a value\n", a);
+      return 2;
+    }
+    i++;
+    if (!strcmp(a, "--rowkey")) tmpl = v;
+    else if (!strcmp(a, "--algo")) algo_s = v;
+    else if (!strcmp(a, "--format")) fmt = v;
+    else if (!strcmp(a, "-o")) outp = v;
+    else if (!strcmp(a, "--table")) table = v;
+    else if (!strcmp(a, "--family")) family = v;
+    else if (!strcmp(a, "--codec")) codec = v;
+    else if (!strcmp(a, "--bloom")) bloom = v;
+    else if (!strcmp(a, "--block-size")) {
+      if (cli_parse_u64(v, &block) || block == 0) {
+        fprintf(stderr, "hfilegen splits: bad --block-size '%s'\n", v);
+        return 2;
+      }
+    } else {
+      if (cli_parse_u64(v, &regions) || regions == 0) {
+        fprintf(stderr, "hfilegen splits: bad --regions '%s' (a count >= 1)\n", v);
+        return 2;
+      }
+      have_regions = 1;
+    }
+  }
+  if (!have_regions) {
+    fprintf(stderr, "hfilegen splits: --regions is required\n");
+    usage(stderr);
+    return 2;
+  }
+  if (strcmp(fmt, "lines") && strcmp(fmt, "shell") && strcmp(fmt, "json")) {
+    fprintf(stderr, "hfilegen splits: unknown --format '%s' (lines, shell, json)\n", fmt);
+    return 2;
+  }
+  hfg_split_algo algo = tmpl ? HFG_SPLIT_SCHEME : HFG_SPLIT_HEX;
+  if (algo_s && hfg_split_algo_parse(algo_s, &algo)) {
+    fprintf(stderr, "hfilegen splits: unknown --algo '%s' (scheme, hex, hex-legacy, decimal, uniform)\n", algo_s);
+    return 2;
+  }
+  const char *sc = shell_codec(codec), *sb = shell_bloom(bloom);
+  if (!sc || !sb) {
+    fprintf(stderr, "hfilegen splits: unknown %s '%s'\n", sc ? "--bloom" : "--codec", sc ? bloom : codec);
+    return 2;
+  }
+  char err[512];
+  hfg_scheme *s = NULL;
+  if (tmpl && hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) {
+    fprintf(stderr, "hfilegen splits: --rowkey: %s\n", err);
+    return 2;
+  }
+  hfg_keylist *l = NULL;
+  hfg_findings *w = NULL;
+  int rc = hfg_splits_compute(s, algo, regions, &l, &w, err, sizeof err);
+  for (size_t i = 0; i < hfg_findings_count(w); i++) {
+    const hfg_finding *x = hfg_findings_get(w, i);
+    fprintf(stderr, "warning: %s (%s; %s)\n", x->message, x->why, x->fix);
+  }
+  if (rc) {
+    fprintf(stderr, "hfilegen splits: %s\n", err);
+    hfg_findings_free(w);
+    hfg_scheme_free(s);
+    return 1;
+  }
+  FILE *f = stdout;
+  if (outp && !(f = fopen(outp, "w"))) {
+    perror(outp);
+    rc = 1;
+    goto done;
+  }
+  size_t n = hfg_keylist_count(l);
+  if (!strcmp(fmt, "lines")) {
+    for (size_t i = 0; i < n; i++) {
+      size_t len;
+      const uint8_t *k = hfg_keylist_get(l, i, &len);
+      hfg_escape_fputs(f, k, len);
+      fputc('\n', f);
+    }
+  } else if (!strcmp(fmt, "shell")) {
+    fputs("create ", f);
+    ruby_sq(f, table);
+    fputs(", {NAME => ", f);
+    ruby_sq(f, family);
+    fprintf(f, ", COMPRESSION => '%s', BLOOMFILTER => '%s', BLOCKSIZE => '%llu'}", sc, sb,
+            (unsigned long long)block);
+    if (n) {
+      fputs(", SPLITS => [", f);
+      for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *k = hfg_keylist_get(l, i, &len);
+        char *q;
+        if (hfg_key_format(k, len, HFG_KEYFMT_SHELL, &q)) {
+          rc = 1;
+          break;
+        }
+        fprintf(f, "%s%s", i ? ", " : "", q);
+        hfg_scheme_buf_free(q);
+      }
+      fputc(']', f);
+    }
+    fputc('\n', f);
+  } else {
+    fprintf(f, "{\"algorithm\": \"%s\", \"regions\": %llu, ", hfg_split_algo_name(algo),
+            (unsigned long long)regions);
+    if (s) {
+      fputs("\"template\": ", f);
+      cli_json_str(f, hfg_scheme_template(s));
+      fputs(", ", f);
+    }
+    fputs("\"splits\": [", f);
+    for (size_t i = 0; i < n; i++) {
+      size_t len;
+      const uint8_t *k = hfg_keylist_get(l, i, &len);
+      fputs(i ? ", " : "", f);
+      cli_json_bytes(f, k, len);
+    }
+    fputs("], \"splits_hex\": [", f);
+    for (size_t i = 0; i < n; i++) {
+      size_t len;
+      const uint8_t *k = hfg_keylist_get(l, i, &len);
+      fputs(i ? ", \"" : "\"", f);
+      for (size_t j = 0; j < len; j++) fprintf(f, "%02x", k[j]);
+      fputc('"', f);
+    }
+    fputs("], \"warnings\": [", f);
+    for (size_t i = 0; i < hfg_findings_count(w); i++) {
+      fputs(i ? ", " : "", f);
+      cli_json_str(f, hfg_findings_get(w, i)->message);
+    }
+    fputs("]}\n", f);
+  }
+  if (f != stdout && fclose(f)) {
+    perror(outp);
+    rc = 1;
+  }
+done:
+  hfg_keylist_free(l);
+  hfg_findings_free(w);
+  hfg_scheme_free(s);
+  return rc;
+}

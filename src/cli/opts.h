@@ -1,0 +1,29 @@
+/* Flag parsing shared by the build-like commands, and the YAML job file. */
+#ifndef HFG_CLI_OPTS_H
+#define HFG_CLI_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hfilegen/build.h"
+
+extern int cli_quiet;
+
+/* Parses "64k", "4g", "1048576" (binary units). 0 ok, -1 bad. */
+int cli_parse_size(const char *s, uint64_t *out);
+
+/* Applies one build flag `a` with value `v` (may be NULL); advances *i past a
+ * consumed value. Prints the problem and returns -1 on a bad flag. */
+int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, const char **maps,
+                         size_t *nmaps, char ***cols, int *i);
+
+/* Loads a YAML job file: a mapping whose keys are the build flags without
+ * the leading dashes (block-size or block_size), scalars or lists of scalars;
+ * "inputs" lists the input files. Prints the problem with the file and line
+ * and returns -1 on error. Strings stay valid until cli_free_columns. */
+int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, size_t *ninputs,
+                 const char **maps, size_t *nmaps, size_t cap);
+
+void cli_free_columns(char **cols, hfg_build_options *o);
+
+#endif

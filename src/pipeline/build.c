@@ -1,0 +1,866 @@
+/*
+ * hfg_build_run: ingest (read → key → partition → sort/spill), then emit
+ * (merge each region and write its HFiles, regions in parallel), then publish
+ * (rename temporaries, manifest, _SUCCESS last). See include/hfilegen/build.h.
+ */
+#define _GNU_SOURCE
+#include "hfilegen/build.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "format/kv.h"
+#include "hfilegen/scheme.h"
+#include "pipeline/record_reader.h"
+#include "pipeline/sorter.h"
+#include "pipeline/splits.h"
+#include "pipeline/values.h"
+#include "util/alloc.h"
+#include "util/coding.h"
+#include "util/err.h"
+#include "util/escape.h"
+#include "util/fsio.h"
+#include "util/murmur.h"
+
+#define HBASE_MAX_ROW 32767
+#define LONG_KEY 200
+#define MAX_FILES_PER_REGION_FAMILY 32
+#define ABSENT 0xffffffffu
+
+void hfg_build_options_init(hfg_build_options *o) {
+  memset(o, 0, sizeof *o);
+  o->version = HFG_BUILD_OPTIONS_VERSION;
+  o->header = 1;
+  o->family = "cf";
+  o->timestamp = -1;
+  o->memory = (size_t)1 << 30;
+  o->max_file_size = (uint64_t)10 << 30;
+  hfg_writer_options w = HFG_WRITER_OPTIONS_INIT;
+  o->hfile = w;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ---- column mapping ---- */
+
+typedef struct cellcol {
+  size_t column;            /* input column index */
+  size_t family;            /* index into job.families */
+  char *qualifier;
+  hfg_value_encoding enc;
+} cellcol;
+
+typedef struct outfile {
+  size_t region, family;
+  char *tmp_path, *final_path, *name;
+  uint8_t *first_row, *last_row;
+  size_t first_len, last_len;
+  uint64_t cells, bytes;
+} outfile;
+
+typedef struct job {
+  const hfg_build_options *o;
+  hfg_build_summary *sum;
+  hfg_err err;
+  pthread_mutex_t lock;
+  _Atomic int failed;
+  hfg_splits splits;
+  hfg_scheme *scheme;
+  char **families;
+  size_t nfamilies;
+  cellcol *cols;            /* sorted by (family, qualifier) */
+  size_t ncols;
+  size_t ncolumns;
+  long ts_column;
+  int64_t ts;
+  hfg_sorter *sorter;
+  FILE *rejects;
+  outfile *files;
+  size_t nfiles, capfiles;
+  _Atomic size_t next_region;
+  _Atomic uint64_t regions_done, out_bytes;
+  const char *input_names[4096];
+  size_t ninput_names;
+} job;
+
+static int fail(job *j, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(job *j, int code, const char *fmt, ...) {
+  pthread_mutex_lock(&j->lock);
+  if (!j->err.code) {
+    va_list ap;
+    va_start(ap, fmt);
+    j->err.code = code;
+    vsnprintf(j->err.msg, sizeof j->err.msg, fmt, ap);
+    va_end(ap);
+  }
+  atomic_store(&j->failed, 1);
+  pthread_mutex_unlock(&j->lock);
+  return code;
+}
+
+static long find_column(char *const *names, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(names[i], name)) return (long)i;
+  return -1;
+}
+
+static size_t family_index(job *j, const char *fam) {
+  for (size_t i = 0; i < j->nfamilies; i++)
+    if (!strcmp(j->families[i], fam)) return i;
+  char **f = hfg_realloc(j->families, (j->nfamilies + 1) * sizeof *f);
+  if (!f) return SIZE_MAX;
+  j->families = f;
+  j->families[j->nfamilies] = hfg_strdup(fam);
+  if (!j->families[j->nfamilies]) return SIZE_MAX;
+  return j->nfamilies++;
+}
+
+static int cellcol_cmp(const void *a, const void *b, void *ctx) {
+  const cellcol *x = a, *y = b;
+  char **fam = ctx;
+  int r = strcmp(fam[x->family], fam[y->family]);
+  if (r) return r;
+  return strcmp(x->qualifier, y->qualifier); /* ASCII qualifiers: unsigned order */
+}
+
+static int setup_columns(job *j, char *const *names, size_t n) {
+  const hfg_build_options *o = j->o;
+  j->ncolumns = n;
+  j->ts_column = -1;
+  if (o->timestamp_column) {
+    j->ts_column = find_column(names, n, o->timestamp_column);
+    if (j->ts_column < 0)
+      return fail(j, HFG_EINVAL, "timestamp column '%s' is not a column", o->timestamp_column);
+  }
+  j->cols = hfg_calloc(n ? n : 1, sizeof *j->cols);
+  if (!j->cols) return fail(j, HFG_ENOMEM, "out of memory");
+  if (family_index(j, o->family) == SIZE_MAX) return fail(j, HFG_ENOMEM, "out of memory");
+  for (size_t c = 0; c < n; c++) {
+    const char *spec = NULL;
+    size_t nl = strlen(names[c]);
+    for (size_t m = 0; m < o->nmappings; m++)
+      if (!strncmp(o->mappings[m], names[c], nl) && o->mappings[m][nl] == '=')
+        spec = o->mappings[m] + nl + 1;
+    if (spec && !strcmp(spec, "-")) continue;
+    if (!spec && !o->keep_key_columns && hfg_scheme_uses_column(j->scheme, c)) continue;
+    char fam[256], qual[1024], enc[64];
+    snprintf(fam, sizeof fam, "%s", o->family);
+    snprintf(qual, sizeof qual, "%s", names[c]);
+    snprintf(enc, sizeof enc, "text");
+    if (spec) {
+      /* family:qualifier[:encoding], any part may be empty for its default */
+      const char *a = strchr(spec, ':');
+      const char *b = a ? strchr(a + 1, ':') : NULL;
+      size_t fl = a ? (size_t)(a - spec) : strlen(spec);
+      if (fl) snprintf(fam, sizeof fam, "%.*s", (int)fl, spec);
+      if (a) {
+        size_t ql = b ? (size_t)(b - a - 1) : strlen(a + 1);
+        if (ql) snprintf(qual, sizeof qual, "%.*s", (int)ql, a + 1);
+      }
+      if (b && b[1]) snprintf(enc, sizeof enc, "%s", b + 1);
+    }
+    cellcol *cc = &j->cols[j->ncols];
+    cc->column = c;
+    cc->family = family_index(j, fam);
+    cc->qualifier = hfg_strdup(qual);
+    if (cc->family == SIZE_MAX || !cc->qualifier) return fail(j, HFG_ENOMEM, "out of memory");
+    if (hfg_value_encoding_parse(enc, &cc->enc))
+      return fail(j, HFG_EINVAL, "column %s: unknown encoding '%s'", names[c], enc);
+    j->ncols++;
+  }
+  for (size_t m = 0; m < o->nmappings; m++) {
+    const char *eq = strchr(o->mappings[m], '=');
+    if (!eq) return fail(j, HFG_EINVAL, "column mapping '%s': expected col=family:qualifier",
+                         o->mappings[m]);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - o->mappings[m]), o->mappings[m]);
+    if (find_column(names, n, name) < 0)
+      return fail(j, HFG_EINVAL, "column mapping '%s': no column named '%s'", o->mappings[m], name);
+  }
+  if (j->ncols == 0) return fail(j, HFG_EINVAL, "no column is mapped to a cell");
+  qsort_r(j->cols, j->ncols, sizeof *j->cols, cellcol_cmp, j->families);
+  return 0;
+}
+
+/* ---- ingest ---- */
+
+/* Index of an input's name (the reader hands the same pointer for every
+ * record of one input), kept so duplicates can be reported with their file. */
+static uint16_t file_index(job *j, const char *name) {
+  for (size_t i = 0; i < j->ninput_names; i++)
+    if (j->input_names[i] == name) return (uint16_t)i;
+  if (j->ninput_names < sizeof j->input_names / sizeof *j->input_names) {
+    j->input_names[j->ninput_names] = name;
+    return (uint16_t)j->ninput_names++;
+  }
+  return UINT16_MAX;
+}
+
+static int reject(job *j, const hfg_record *r, const char *reason) {
+  j->sum->records_rejected++;
+  if (j->rejects) {
+    fprintf(j->rejects, "%s\t%llu\t", r->file ? r->file : "-", (unsigned long long)r->line);
+    for (const char *p = reason; *p; p++) fputc(*p == '\t' || *p == '\n' ? ' ' : *p, j->rejects);
+    fputc('\t', j->rejects);
+    hfg_escape_fputs(j->rejects, (const uint8_t *)r->raw, r->raw_len);
+    fputc('\n', j->rejects);
+  }
+  if (j->sum->records_rejected > j->o->max_rejects)
+    return fail(j, HFG_EREJECT,
+                "%s line %llu: %s (record rejected; %llu rejected > --max-rejects %llu; see %s)",
+                r->file ? r->file : "-", (unsigned long long)r->line, reason,
+                (unsigned long long)j->sum->records_rejected,
+                (unsigned long long)j->o->max_rejects, j->sum->rejects_path);
+  return 0;
+}
+
+/* Payload of a sorted row: ts:be64 line:be64 file:be16, then per cell column
+ * len:be32 (ABSENT = no cell) and the encoded value. */
+static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf *pl,
+                         char *why, size_t whylen) {
+  hfg_buf_reset(pl);
+  int64_t ts = j->ts;
+  if (j->ts_column >= 0) {
+    const hfg_field *f = &r->fields[j->ts_column];
+    if (hfg_parse_i64(f->p, f->len, &ts) || ts < 0) {
+      snprintf(why, whylen, "timestamp column '%s': '%.*s' is not epoch milliseconds",
+               j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p);
+      return HFG_EPARSE;
+    }
+  }
+  if (hfg_buf_put_be64(pl, (uint64_t)ts) || hfg_buf_put_be64(pl, r->line) ||
+      hfg_buf_put_be16(pl, file_idx))
+    return HFG_ENOMEM;
+  for (size_t i = 0; i < j->ncols; i++) {
+    const hfg_field *f = &r->fields[j->cols[i].column];
+    if (f->len == 0 && j->o->empty == HFG_EMPTY_SKIP) {
+      if (hfg_buf_put_be32(pl, ABSENT)) return HFG_ENOMEM;
+      continue;
+    }
+    size_t at = pl->len;
+    if (hfg_buf_put_be32(pl, 0)) return HFG_ENOMEM;
+    char err[256];
+    int rc = hfg_value_encode(j->cols[i].enc, f->p, f->len, pl, err, sizeof err);
+    if (rc == HFG_ENOMEM) return rc;
+    if (rc) {
+      snprintf(why, whylen, "column %zu (%s): %s", j->cols[i].column + 1, j->cols[i].qualifier,
+               err);
+      return HFG_EPARSE;
+    }
+    hfg_put_be32(pl->p + at, (uint32_t)(pl->len - at - 4));
+  }
+  return 0;
+}
+
+static int ingest(job *j, hfg_record_reader *rr) {
+  const hfg_build_options *o = j->o;
+  uint8_t key[HBASE_MAX_ROW + 1];
+  hfg_buf payload = HFG_BUF_INIT;
+  hfg_record rec;
+  int rc;
+  uint64_t seq = 0;
+  double last_progress = now_s();
+  while (!atomic_load(&j->failed) && (rc = hfg_record_reader_next(rr, &rec)) != 0) {
+    if (rc < 0 && rc != HFG_EPARSE) {
+      fail(j, rc, "%s", hfg_record_reader_errmsg(rr));
+      break;
+    }
+    j->sum->records_read++;
+    if (rc == HFG_EPARSE) {
+      if (reject(j, &rec, rec.reason ? rec.reason : "malformed record")) break;
+      continue;
+    }
+    char why[512];
+    size_t klen;
+    int erc = hfg_scheme_eval(j->scheme, rec.fields, rec.nfields, key, sizeof key - 1, &klen, why,
+                              sizeof why);
+    if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
+      snprintf(why, sizeof why, "rowkey longer than HBase's limit of %d bytes", HBASE_MAX_ROW);
+      erc = HFG_EPARSE;
+    } else if (erc == 0 && klen == 0) {
+      snprintf(why, sizeof why, "empty rowkey");
+      erc = HFG_EPARSE;
+    }
+    if (erc == 0) erc = build_payload(j, &rec, file_index(j, rec.file), &payload, why, sizeof why);
+    if (erc == HFG_ENOMEM) {
+      fail(j, HFG_ENOMEM, "out of memory");
+      break;
+    }
+    if (erc) {
+      if (reject(j, &rec, why)) break;
+      continue;
+    }
+    if (klen > LONG_KEY) j->sum->long_keys++;
+    size_t region = hfg_splits_region(&j->splits, key, klen);
+    hfg_err e = {0};
+    if (hfg_sorter_add(j->sorter, region, key, klen, seq++, payload.p, payload.len, &e)) {
+      fail(j, e.code, "%s", e.msg);
+      break;
+    }
+    if (o->progress && (j->sum->records_read & 0xffff) == 0 && now_s() - last_progress > 1.0) {
+      last_progress = now_s();
+      hfg_build_progress p = {"ingest", j->sum->records_read, hfg_record_reader_bytes_read(rr), 0,
+                              j->splits.n + 1, 0};
+      o->progress(o->progress_ctx, &p);
+    }
+  }
+  j->sum->input_bytes = hfg_record_reader_bytes_read(rr);
+  hfg_buf_free(&payload);
+  return j->err.code;
+}
+
+/* ---- emit ---- */
+
+typedef struct fwriter {
+  hfg_writer *w;
+  size_t file; /* index into job.files, or SIZE_MAX */
+  unsigned count;
+} fwriter;
+
+static int add_file(job *j, size_t region, size_t fam, unsigned seq, size_t *out) {
+  /* Deterministic 32-hex name: a rerun with the same timestamp names its files alike. */
+  char seed[256];
+  int sl = snprintf(seed, sizeof seed, "%lld/%zu/%s/%u", (long long)j->ts, region,
+                    j->families[fam], seq);
+  uint32_t h[4];
+  for (int i = 0; i < 4; i++) h[i] = hfg_murmur3_32((const uint8_t *)seed, (size_t)sl, 0x9747b28cu + (uint32_t)i);
+  char name[33];
+  snprintf(name, sizeof name, "%08x%08x%08x%08x", h[0], h[1], h[2], h[3]);
+  size_t dl = strlen(j->o->out_dir) + strlen(j->families[fam]) + 40;
+  char *tmp = hfg_malloc(dl), *fin = hfg_malloc(dl), *nm = hfg_strdup(name);
+  if (!tmp || !fin || !nm) {
+    hfg_free(tmp);
+    hfg_free(fin);
+    hfg_free(nm);
+    return HFG_ENOMEM;
+  }
+  snprintf(tmp, dl, "%s/%s/_%s", j->o->out_dir, j->families[fam], name);
+  snprintf(fin, dl, "%s/%s/%s", j->o->out_dir, j->families[fam], name);
+  pthread_mutex_lock(&j->lock);
+  if (j->nfiles == j->capfiles) {
+    size_t cap = j->capfiles ? j->capfiles * 2 : 64;
+    outfile *f = hfg_realloc(j->files, cap * sizeof *f);
+    if (!f) {
+      pthread_mutex_unlock(&j->lock);
+      hfg_free(tmp);
+      hfg_free(fin);
+      hfg_free(nm);
+      return HFG_ENOMEM;
+    }
+    j->files = f;
+    j->capfiles = cap;
+  }
+  memset(&j->files[j->nfiles], 0, sizeof *j->files);
+  j->files[j->nfiles] = (outfile){.region = region, .family = fam, .tmp_path = tmp,
+                                  .final_path = fin, .name = nm};
+  *out = j->nfiles++;
+  pthread_mutex_unlock(&j->lock);
+  return 0;
+}
+
+static int close_writer(job *j, fwriter *fw) {
+  if (!fw->w) return 0;
+  int rc = hfg_writer_finish(fw->w);
+  if (rc) {
+    fail(j, rc, "%s", hfg_writer_errmsg(fw->w));
+  } else {
+    pthread_mutex_lock(&j->lock);
+    outfile *f = &j->files[fw->file];
+    f->bytes = hfg_writer_bytes(fw->w);
+    f->cells = hfg_writer_entries(fw->w);
+    pthread_mutex_unlock(&j->lock);
+    atomic_fetch_add(&j->out_bytes, f->bytes);
+  }
+  hfg_writer_free(fw->w);
+  fw->w = NULL;
+  return rc;
+}
+
+static int open_writer(job *j, size_t region, size_t fam, fwriter *fw, const uint8_t *row,
+                       size_t rlen) {
+  if (fw->count >= MAX_FILES_PER_REGION_FAMILY)
+    return fail(j, HFG_ETOOBIG,
+                "region %zu family %s needs more than %d files (HBase's bulk-load limit per "
+                "region per family): raise --max-file-size or split the table into more regions",
+                region, j->families[fam], MAX_FILES_PER_REGION_FAMILY);
+  size_t idx;
+  if (add_file(j, region, fam, fw->count, &idx)) return fail(j, HFG_ENOMEM, "out of memory");
+  hfg_writer_options wo = j->o->hfile;
+  wo.bulkload_timestamp = j->ts;
+  char task[64];
+  snprintf(task, sizeof task, "hfilegen_region_%zu", region);
+  wo.bulkload_source_task = task;
+  int rc = hfg_writer_open(j->files[idx].tmp_path, j->families[fam], &wo, &fw->w);
+  if (rc) {
+    fail(j, rc, "%s", fw->w ? hfg_writer_errmsg(fw->w) : "cannot open a writer");
+    hfg_writer_free(fw->w);
+    fw->w = NULL;
+    return rc;
+  }
+  pthread_mutex_lock(&j->lock);
+  j->files[idx].first_row = hfg_memdup(row, rlen);
+  j->files[idx].first_len = rlen;
+  pthread_mutex_unlock(&j->lock);
+  fw->file = idx;
+  fw->count++;
+  return 0;
+}
+
+static void record_names(job *j, uint16_t file_idx, const char **name) {
+  *name = file_idx < j->ninput_names ? j->input_names[file_idx] : "?";
+}
+
+static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, size_t len,
+                    hfg_build_region *rs) {
+  size_t klen = hfg_rec_klen(rec);
+  const uint8_t *key = hfg_rec_key(rec);
+  size_t plen;
+  const uint8_t *p = hfg_rec_payload(rec, len, &plen);
+  int64_t ts = (int64_t)hfg_get_be64(p);
+  p += 18;
+  /* value slices, in cellcol order */
+  for (size_t f = 0; f < j->nfamilies; f++) {
+    const uint8_t *q = p;
+    int any = 0;
+    for (size_t i = 0; i < j->ncols; i++) {
+      uint32_t vl = hfg_get_be32(q);
+      q += 4;
+      if (vl == ABSENT) continue;
+      if (j->cols[i].family == f) {
+        any = 1;
+        break;
+      }
+      q += vl;
+    }
+    if (!any) continue;
+    fwriter *fw = &fws[f];
+    /* HFileOutputFormat2 rolls at a row boundary once the file reached the size */
+    if (fw->w && hfg_writer_bytes(fw->w) >= j->o->max_file_size && close_writer(j, fw)) return -1;
+    if (!fw->w && open_writer(j, region, f, fw, key, klen)) return -1;
+    q = p;
+    for (size_t i = 0; i < j->ncols; i++) {
+      uint32_t vl = hfg_get_be32(q);
+      q += 4;
+      if (vl == ABSENT) continue;
+      if (j->cols[i].family == f) {
+        hfg_cell c = {key, klen, (const uint8_t *)j->families[f], strlen(j->families[f]),
+                      (const uint8_t *)j->cols[i].qualifier, strlen(j->cols[i].qualifier), ts,
+                      HFG_TYPE_PUT, q, vl, NULL, 0};
+        if (hfg_writer_append(fw->w, &c))
+          return fail(j, hfg_writer_status(fw->w), "%s", hfg_writer_errmsg(fw->w));
+        rs->cells++;
+      }
+      q += vl;
+    }
+    /* remember the last row of the open file */
+    pthread_mutex_lock(&j->lock);
+    outfile *of = &j->files[fw->file];
+    if (of->last_len < klen || !of->last_row) {
+      hfg_free(of->last_row);
+      of->last_row = hfg_malloc(klen);
+    }
+    if (of->last_row) memcpy(of->last_row, key, klen);
+    of->last_len = klen;
+    pthread_mutex_unlock(&j->lock);
+  }
+  rs->rows++;
+  return 0;
+}
+
+static int emit_region(job *j, size_t region) {
+  hfg_build_region *rs = &j->sum->regions[region];
+  hfg_sort_iter *it;
+  hfg_err e = {0};
+  if (hfg_sort_iter_open(j->sorter, region, &it, &e)) return fail(j, e.code, "%s", e.msg);
+  fwriter *fws = hfg_calloc(j->nfamilies, sizeof *fws);
+  if (!fws) {
+    hfg_sort_iter_close(it);
+    return fail(j, HFG_ENOMEM, "out of memory");
+  }
+  const uint8_t *rec, *pend = NULL;
+  size_t len, pend_len = 0;
+  uint8_t *hold = NULL; /* copy of the pending record of a duplicate group */
+  int rc;
+  while (!atomic_load(&j->failed) && (rc = hfg_sort_iter_next(it, &rec, &len, &e)) > 0) {
+    if (pend && hfg_rec_klen(pend) == hfg_rec_klen(rec) &&
+        !memcmp(hfg_rec_key(pend), hfg_rec_key(rec), hfg_rec_klen(rec))) {
+      /* equal rowkeys: the records are in input order */
+      if (j->o->on_duplicate == HFG_DUP_ERROR) {
+        size_t pl1, pl2;
+        const uint8_t *p1 = hfg_rec_payload(pend, pend_len, &pl1);
+        const uint8_t *p2 = hfg_rec_payload(rec, len, &pl2);
+        const char *f1, *f2;
+        record_names(j, hfg_get_be16(p1 + 16), &f1);
+        record_names(j, hfg_get_be16(p2 + 16), &f2);
+        hfg_buf kb = HFG_BUF_INIT;
+        hfg_escape(&kb, hfg_rec_key(rec), hfg_rec_klen(rec) > 200 ? 200 : hfg_rec_klen(rec));
+        fail(j, HFG_EDUP,
+             "duplicate rowkey '%.*s': %s line %llu and %s line %llu (use --on-duplicate "
+             "last|first to keep one)",
+             (int)kb.len, kb.p ? (char *)kb.p : "", f1,
+             (unsigned long long)hfg_get_be64(p1 + 8), f2,
+             (unsigned long long)hfg_get_be64(p2 + 8));
+        hfg_buf_free(&kb);
+        break;
+      }
+      j->sum->duplicates_dropped++;
+      if (j->o->on_duplicate == HFG_DUP_FIRST) continue;
+    } else if (pend) {
+      if (emit_row(j, region, fws, pend, pend_len, rs)) break;
+    }
+    /* the iterator's record is valid until the next call: keep a copy */
+    uint8_t *cp = hfg_realloc(hold, len);
+    if (!cp) {
+      fail(j, HFG_ENOMEM, "out of memory");
+      break;
+    }
+    hold = cp;
+    memcpy(hold, rec, len);
+    pend = hold;
+    pend_len = len;
+  }
+  if (rc < 0) fail(j, e.code, "%s", e.msg);
+  if (!atomic_load(&j->failed) && pend) emit_row(j, region, fws, pend, pend_len, rs);
+  for (size_t f = 0; f < j->nfamilies; f++) {
+    if (!fws[f].w) continue;
+    if (atomic_load(&j->failed)) {
+      hfg_writer_abandon(fws[f].w);
+      hfg_writer_free(fws[f].w);
+      fws[f].w = NULL;
+    } else {
+      close_writer(j, &fws[f]);
+    }
+    rs->files += fws[f].count;
+  }
+  hfg_free(hold);
+  hfg_free(fws);
+  hfg_sort_iter_close(it);
+  atomic_fetch_add(&j->regions_done, 1);
+  return j->err.code;
+}
+
+static void *emit_worker(void *arg) {
+  job *j = arg;
+  for (;;) {
+    size_t r = atomic_fetch_add(&j->next_region, 1);
+    if (r > j->splits.n || atomic_load(&j->failed)) break;
+    emit_region(j, r);
+  }
+  return NULL;
+}
+
+/* ---- publish ---- */
+
+static void json_str(FILE *f, const uint8_t *p, size_t n) {
+  fputc('"', f);
+  hfg_buf b = HFG_BUF_INIT;
+  hfg_escape(&b, p, n);
+  for (size_t i = 0; i < b.len; i++) {
+    if (b.p[i] == '\\' || b.p[i] == '"') fputc('\\', f);
+    fputc(b.p[i], f);
+  }
+  hfg_buf_free(&b);
+  fputc('"', f);
+}
+
+static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)) {
+  char tmp[4096], fin[4096];
+  snprintf(tmp, sizeof tmp, "%s/_%s.tmp", j->o->out_dir, name);
+  snprintf(fin, sizeof fin, "%s/%s", j->o->out_dir, name);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return fail(j, HFG_EIO, "%s: %s", tmp, strerror(errno));
+  int rc = body ? body(j, f) : 0;
+  if (fflush(f) || ferror(f)) rc = fail(j, HFG_EIO, "%s: write: %s", tmp, strerror(errno));
+  if (!rc) {
+    int e = hfg_io_fsync(fileno(f));
+    if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", tmp, strerror(-e));
+  }
+  fclose(f);
+  if (!rc) {
+    int e = hfg_io_rename(tmp, fin);
+    if (e) rc = fail(j, HFG_EIO, "rename %s: %s", tmp, strerror(-e));
+  }
+  if (rc) unlink(tmp);
+  return rc;
+}
+
+static int manifest_body(job *j, FILE *f) {
+  fprintf(f, "{\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n  \"files\": [", (long long)j->ts,
+          j->splits.n + 1);
+  for (size_t i = 0; i < j->nfiles; i++) {
+    outfile *o = &j->files[i];
+    fprintf(f, "%s\n    {\"family\": ", i ? "," : "");
+    json_str(f, (const uint8_t *)j->families[o->family], strlen(j->families[o->family]));
+    fprintf(f, ", \"file\": \"%s/%s\", \"region\": %zu, \"region_start\": ", j->families[o->family],
+            o->name, o->region);
+    if (o->region == 0) json_str(f, (const uint8_t *)"", 0);
+    else json_str(f, j->splits.key[o->region - 1], j->splits.len[o->region - 1]);
+    fprintf(f, ", \"region_end\": ");
+    if (o->region == j->splits.n) json_str(f, (const uint8_t *)"", 0);
+    else json_str(f, j->splits.key[o->region], j->splits.len[o->region]);
+    fprintf(f, ", \"first_row\": ");
+    json_str(f, o->first_row, o->first_len);
+    fprintf(f, ", \"last_row\": ");
+    json_str(f, o->last_row, o->last_len);
+    fprintf(f, ", \"cells\": %llu, \"bytes\": %llu}", (unsigned long long)o->cells,
+            (unsigned long long)o->bytes);
+  }
+  fprintf(f, "\n  ]\n}\n");
+  return 0;
+}
+
+static int publish(job *j) {
+  size_t done = 0;
+  int rc = 0;
+  for (; done < j->nfiles && !rc; done++) {
+    int e = hfg_io_rename(j->files[done].tmp_path, j->files[done].final_path);
+    if (e) rc = fail(j, HFG_EIO, "publish %s: %s", j->files[done].tmp_path, strerror(-e));
+  }
+  if (rc) {
+    /* roll back what became visible: nothing loadable may stay */
+    for (size_t i = 0; i + 1 < done; i++) unlink(j->files[i].final_path);
+    return rc;
+  }
+  for (size_t f = 0; f < j->nfamilies; f++) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", j->o->out_dir, j->families[f]);
+    hfg_io_fsync_dir(dir);
+  }
+  rc = write_small_file(j, "manifest.json", manifest_body);
+  if (!rc) rc = write_small_file(j, "_SUCCESS", NULL);
+  if (!rc) hfg_io_fsync_dir(j->o->out_dir);
+  if (rc) {
+    for (size_t i = 0; i < j->nfiles; i++) unlink(j->files[i].final_path);
+    char m[4096];
+    snprintf(m, sizeof m, "%s/manifest.json", j->o->out_dir);
+    unlink(m);
+  }
+  return rc;
+}
+
+/* ---- the job ---- */
+
+static int prepare_out_dir(job *j) {
+  const char *out = j->o->out_dir;
+  if (mkdir(out, 0755) && errno != EEXIST) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
+  DIR *d = opendir(out);
+  if (!d) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
+  struct dirent *de;
+  int busy = 0;
+  while ((de = readdir(d)))
+    if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && de->d_name[0] != '_') busy = 1;
+  closedir(d);
+  char s[4096];
+  snprintf(s, sizeof s, "%s/_SUCCESS", out);
+  if (busy || access(s, F_OK) == 0)
+    return fail(j, HFG_EINVAL,
+                "output directory %s is not empty: remove it or choose another (a previous "
+                "job's output is never overwritten)",
+                out);
+  for (size_t f = 0; f < j->nfamilies; f++) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", out, j->families[f]);
+    if (mkdir(dir, 0755) && errno != EEXIST) return fail(j, HFG_EIO, "%s: %s", dir, strerror(errno));
+  }
+  return 0;
+}
+
+static void cleanup_failed(job *j) {
+  for (size_t i = 0; i < j->nfiles; i++) unlink(j->files[i].tmp_path);
+}
+
+static int run_emit(job *j) {
+  int nthreads = j->o->threads > 0 ? j->o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (nthreads < 1) nthreads = 1;
+  if ((size_t)nthreads > j->splits.n + 1) nthreads = (int)(j->splits.n + 1);
+  pthread_t *th = hfg_calloc((size_t)nthreads, sizeof *th);
+  if (!th) return fail(j, HFG_ENOMEM, "out of memory");
+  int started = 0;
+  for (; started < nthreads; started++)
+    if (pthread_create(&th[started], NULL, emit_worker, j)) break;
+  if (started == 0) emit_worker(j);
+  const hfg_build_options *o = j->o;
+  while (o->progress && started > 0 && atomic_load(&j->regions_done) < j->splits.n + 1 &&
+         !atomic_load(&j->failed)) {
+    struct timespec ts = {0, 200 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    hfg_build_progress p = {"emit", j->sum->records_read, j->sum->input_bytes,
+                            atomic_load(&j->regions_done), j->splits.n + 1,
+                            atomic_load(&j->out_bytes)};
+    o->progress(o->progress_ctx, &p);
+  }
+  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+  hfg_free(th);
+  return j->err.code;
+}
+
+int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
+  memset(sum, 0, sizeof *sum);
+  job jb;
+  memset(&jb, 0, sizeof jb);
+  job *j = &jb;
+  j->o = o;
+  j->sum = sum;
+  pthread_mutex_init(&j->lock, NULL);
+  hfg_record_reader *rr = NULL;
+  int rc = 0;
+  if (o->version != HFG_BUILD_OPTIONS_VERSION || !o->out_dir || !o->rowkey || o->ninputs == 0) {
+    rc = fail(j, HFG_EINVAL, "build needs inputs, a rowkey and an output directory");
+    goto done;
+  }
+  j->ts = o->timestamp >= 0 ? o->timestamp : (int64_t)(time(NULL)) * 1000;
+  {
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    if (o->timestamp < 0) j->ts = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+  }
+  sum->timestamp = j->ts;
+  if (o->splits_file) {
+    hfg_err e = {0};
+    if (hfg_splits_load(o->splits_file, &j->splits, &e)) {
+      rc = fail(j, e.code, "%s", e.msg);
+      goto done;
+    }
+  }
+  sum->nregions = j->splits.n + 1;
+  sum->regions = hfg_calloc(sum->nregions, sizeof *sum->regions);
+  if (!sum->regions) {
+    rc = fail(j, HFG_ENOMEM, "out of memory");
+    goto done;
+  }
+  hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
+  io.format = o->format == HFG_BUILD_TSV ? HFG_INPUT_TSV : HFG_INPUT_CSV;
+  if (o->delimiter) io.delimiter = (unsigned char)o->delimiter;
+  io.has_header = o->header;
+  if (!o->header) io.expected_columns = o->ncolumns;
+  {
+    char msg[1024];
+    int orc = hfg_record_reader_open(o->inputs, o->ninputs, &io, &rr, msg, sizeof msg);
+    if (orc) {
+      rc = fail(j, orc, "%s", msg);
+      goto done;
+    }
+  }
+  {
+    size_t ncols = 0;
+    char *const *names = NULL;
+    char **owned = NULL;
+    if (o->header) {
+      names = (char *const *)hfg_record_reader_columns(rr, &ncols);
+    } else {
+      owned = hfg_calloc(o->ncolumns ? o->ncolumns : 1, sizeof *owned);
+      for (size_t i = 0; owned && i < o->ncolumns; i++) owned[i] = (char *)o->columns[i];
+      names = owned;
+      ncols = o->ncolumns;
+    }
+    if (!names || ncols == 0) {
+      hfg_free(owned);
+      rc = fail(j, HFG_EINVAL, "no column names: give a header row or --columns");
+      goto done;
+    }
+    char msg[512];
+    if (hfg_scheme_compile(o->rowkey, (const char *const *)names, ncols, &j->scheme, msg,
+                           sizeof msg)) {
+      hfg_free(owned);
+      rc = fail(j, HFG_EINVAL, "rowkey '%s': %s", o->rowkey, msg);
+      goto done;
+    }
+    rc = setup_columns(j, names, ncols);
+    hfg_free(owned);
+    if (rc) goto done;
+  }
+  if ((rc = prepare_out_dir(j)) != 0) goto done;
+  snprintf(sum->rejects_path, sizeof sum->rejects_path, "%s",
+           o->rejects_path ? o->rejects_path : "");
+  if (!o->rejects_path) snprintf(sum->rejects_path, sizeof sum->rejects_path, "%s/_rejects.tsv",
+                                 o->out_dir);
+  j->rejects = fopen(sum->rejects_path, "w");
+  if (!j->rejects) {
+    rc = fail(j, HFG_EIO, "%s: %s", sum->rejects_path, strerror(errno));
+    goto done;
+  }
+  j->sorter = hfg_sorter_new(j->splits.n + 1, o->memory, o->tmp_dir ? o->tmp_dir : o->out_dir);
+  if (!j->sorter) {
+    rc = fail(j, HFG_ENOMEM, "out of memory");
+    goto done;
+  }
+  double t0 = now_s();
+  if ((rc = ingest(j, rr)) != 0) goto done;
+  {
+    hfg_err e = {0};
+    if (hfg_sorter_finish(j->sorter, &e)) {
+      rc = fail(j, e.code, "%s", e.msg);
+      goto done;
+    }
+  }
+  sum->spill_runs = hfg_sorter_runs(j->sorter);
+  sum->spilled_bytes = hfg_sorter_spilled_bytes(j->sorter);
+  double t1 = now_s();
+  sum->ingest_seconds = t1 - t0;
+  if ((rc = run_emit(j)) != 0) goto done;
+  double t2 = now_s();
+  sum->emit_seconds = t2 - t1;
+  hfg_sorter_free(j->sorter);
+  j->sorter = NULL;
+  if (fflush(j->rejects)) {
+    rc = fail(j, HFG_EIO, "%s: write failed", sum->rejects_path);
+    goto done;
+  }
+  if ((rc = publish(j)) != 0) goto done;
+  sum->publish_seconds = now_s() - t2;
+  for (size_t r = 0; r < sum->nregions; r++) {
+    sum->records_written += sum->regions[r].rows;
+    sum->cells += sum->regions[r].cells;
+  }
+  for (size_t i = 0; i < j->nfiles; i++) {
+    sum->regions[j->files[i].region].bytes_out += j->files[i].bytes;
+    sum->output_bytes += j->files[i].bytes;
+  }
+  sum->files = j->nfiles;
+done:
+  if (j->err.code) {
+    rc = j->err.code;
+    memcpy(sum->error, j->err.msg, sizeof sum->error);
+    sum->error[sizeof sum->error - 1] = 0;
+    cleanup_failed(j);
+  }
+  if (j->rejects) fclose(j->rejects);
+  if (!rc && sum->records_rejected == 0) unlink(sum->rejects_path);
+  hfg_record_reader_free(rr);
+  hfg_sorter_free(j->sorter);
+  hfg_scheme_free(j->scheme);
+  hfg_splits_free(&j->splits);
+  for (size_t i = 0; i < j->nfamilies; i++) hfg_free(j->families[i]);
+  hfg_free(j->families);
+  for (size_t i = 0; i < j->ncols; i++) hfg_free(j->cols[i].qualifier);
+  hfg_free(j->cols);
+  for (size_t i = 0; i < j->nfiles; i++) {
+    hfg_free(j->files[i].tmp_path);
+    hfg_free(j->files[i].final_path);
+    hfg_free(j->files[i].name);
+    hfg_free(j->files[i].first_row);
+    hfg_free(j->files[i].last_row);
+  }
+  hfg_free(j->files);
+  pthread_mutex_destroy(&j->lock);
+  return rc;
+}
+
+void hfg_build_summary_free(hfg_build_summary *s) {
+  hfg_free(s->regions);
+  s->regions = NULL;
+}

@@ -1,0 +1,655 @@
+/*
+ * Template compiler: parses a rowkey template (or expands a preset) into the
+ * part and node arrays of scheme_internal.h and runs the per-part analysis.
+ * Grammar and semantics: format-specs/rowkey-templates.md.
+ *
+ *   template := ( literal | '{' expr [ ':' ['0'] width ] '}' )*
+ *   expr     := term [ '%' integer ]
+ *   term     := column | '`' any '`' | integer | 'string' | name '(' expr {',' expr} ')'
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scheme/scheme_internal.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/timefmt.h"
+
+#define MAX_DEPTH 16
+
+int scheme_errf(char *errmsg, size_t errlen, int code, const char *fmt, ...) {
+  if (errmsg && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(errmsg, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+int scheme_digits(uint64_t v) {
+  int d = 1;
+  while (v >= 10) {
+    v /= 10;
+    d++;
+  }
+  return d;
+}
+
+/* name, min and max argument count. */
+static const struct {
+  const char *name;
+  int min, max;
+} FNS[F_COUNT_] = {
+    [F_REVERSE] = {"reverse", 1, 1},   [F_LPAD] = {"lpad", 2, 3},
+    [F_RPAD] = {"rpad", 2, 3},         [F_SUBSTR] = {"substr", 2, 3},
+    [F_HEX] = {"hex", 1, 2},           [F_UPPER] = {"upper", 1, 1},
+    [F_LOWER] = {"lower", 1, 1},       [F_CRC32] = {"crc32", 1, 1},
+    [F_MD5] = {"md5", 1, 1},           [F_MURMUR3] = {"murmur3", 1, 1},
+    [F_XXHASH64] = {"xxhash64", 1, 1}, [F_PHOENIX_SALT] = {"phoenix_salt", 1, 2},
+    [F_DAY] = {"day", 1, 2},           [F_HOUR] = {"hour", 1, 2},
+    [F_MONTH] = {"month", 1, 2},       [F_MILLIS] = {"millis", 2, 2},
+    [F_DESC] = {"desc", 1, 1},         [F_LONG] = {"long", 1, 1},
+    [F_INT] = {"int", 1, 1},
+};
+
+typedef struct parser {
+  const char *t;
+  size_t i;
+  int discover; /* columns come from the template */
+  hfg_buf nodes, parts, pool, cols; /* cols: char* array */
+  char *em;
+  size_t el;
+  int rc;
+} parser;
+
+static int perr(parser *p, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int perr(parser *p, size_t pos, const char *fmt, ...) {
+  if (p->rc) return p->rc;
+  p->rc = HFG_EPARSE;
+  if (p->em && p->el) {
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(p->em, p->el, "template position %zu: %s", pos + 1, msg);
+  }
+  return p->rc;
+}
+
+static int nomem(parser *p) {
+  if (!p->rc) {
+    p->rc = HFG_ENOMEM;
+    scheme_errf(p->em, p->el, HFG_ENOMEM, "out of memory compiling the template");
+  }
+  return p->rc;
+}
+
+static snode *node_at(parser *p, int32_t i) { return (snode *)p->nodes.p + i; }
+static size_t nnodes(parser *p) { return p->nodes.len / sizeof(snode); }
+
+static int32_t new_node(parser *p, uint8_t kind, size_t pos) {
+  snode n;
+  memset(&n, 0, sizeof n);
+  n.kind = kind;
+  n.col = -1;
+  n.pos = (uint32_t)pos;
+  for (int k = 0; k < SNODE_MAXARGS; k++) n.arg[k] = -1;
+  if (hfg_buf_append(&p->nodes, &n, sizeof n)) return nomem(p), -1;
+  return (int32_t)(nnodes(p) - 1);
+}
+
+static void skip_ws(parser *p) {
+  while (p->t[p->i] == ' ' || p->t[p->i] == '\t') p->i++;
+}
+
+static int hexv(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Reads a backslash escape at p->i (\\, \', \{, \}, \xNN) into *b. */
+static int read_escape(parser *p, uint8_t *b) {
+  size_t at = p->i;
+  char c = p->t[at + 1];
+  if (c == '\\' || c == '\'' || c == '{' || c == '}') {
+    *b = (uint8_t)c;
+    p->i += 2;
+    return 0;
+  }
+  int hi, lo;
+  if (c == 'x' && (hi = hexv(p->t[at + 2])) >= 0 && (lo = hexv(p->t[at + 3])) >= 0) {
+    *b = (uint8_t)(hi << 4 | lo);
+    p->i += 4;
+    return 0;
+  }
+  return perr(p, at, "bad escape (use \\\\, \\', \\{, \\} or \\xNN)");
+}
+
+static int32_t find_or_add_col(parser *p, const char *name, size_t n, size_t pos) {
+  char **cols = (char **)p->cols.p;
+  size_t nc = p->cols.len / sizeof(char *);
+  for (size_t k = 0; k < nc; k++)
+    if (strlen(cols[k]) == n && !memcmp(cols[k], name, n)) return (int32_t)k;
+  if (!p->discover) {
+    perr(p, pos, "unknown column '%.*s'", (int)n, name);
+    return -1;
+  }
+  char *c = hfg_malloc(n + 1);
+  if (!c) return nomem(p), -1;
+  memcpy(c, name, n);
+  c[n] = '\0';
+  if (hfg_buf_append(&p->cols, &c, sizeof c)) {
+    hfg_free(c);
+    return nomem(p), -1;
+  }
+  return (int32_t)nc;
+}
+
+static int32_t parse_expr(parser *p, int depth);
+
+static int is_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static int is_ident(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-'; }
+
+static int32_t parse_term(parser *p, int depth) {
+  skip_ws(p);
+  size_t pos = p->i;
+  char c = p->t[pos];
+  if (depth > MAX_DEPTH) return perr(p, pos, "expression nested too deeply"), -1;
+  if (c == '\'') { /* string literal */
+    p->i++;
+    uint32_t off = (uint32_t)p->pool.len;
+    for (;;) {
+      char d = p->t[p->i];
+      if (!d) return perr(p, pos, "unterminated string"), -1;
+      if (d == '\'') {
+        p->i++;
+        break;
+      }
+      uint8_t b = (uint8_t)d;
+      if (d == '\\') {
+        if (read_escape(p, &b)) return -1;
+      } else {
+        p->i++;
+      }
+      if (hfg_buf_put_u8(&p->pool, b)) return nomem(p), -1;
+    }
+    int32_t n = new_node(p, N_STR, pos);
+    if (n < 0) return -1;
+    node_at(p, n)->str = off;
+    node_at(p, n)->slen = (uint32_t)(p->pool.len - off);
+    return n;
+  }
+  if (isdigit((unsigned char)c) || (c == '-' && isdigit((unsigned char)p->t[pos + 1]))) {
+    int neg = c == '-';
+    if (neg) p->i++;
+    uint64_t v = 0;
+    while (isdigit((unsigned char)p->t[p->i])) {
+      v = v * 10 + (uint64_t)(p->t[p->i++] - '0');
+      if (v > (uint64_t)INT64_MAX) return perr(p, pos, "integer out of range"), -1;
+    }
+    int32_t n = new_node(p, N_INT, pos);
+    if (n < 0) return -1;
+    node_at(p, n)->ival = neg ? -(int64_t)v : (int64_t)v;
+    return n;
+  }
+  const char *name;
+  size_t nlen;
+  if (c == '`') {
+    name = p->t + pos + 1;
+    const char *end = strchr(name, '`');
+    if (!end) return perr(p, pos, "unterminated `column name`"), -1;
+    nlen = (size_t)(end - name);
+    p->i = (size_t)(end - p->t) + 1;
+    int32_t col = find_or_add_col(p, name, nlen, pos);
+    if (col < 0) return -1;
+    int32_t n = new_node(p, N_COL, pos);
+    if (n >= 0) node_at(p, n)->col = col;
+    return n;
+  }
+  if (!is_ident_start(c)) return perr(p, pos, "expected a column, function, number or 'string'"), -1;
+  name = p->t + pos;
+  while (is_ident(p->t[p->i])) p->i++;
+  nlen = p->i - pos;
+  size_t after = p->i;
+  skip_ws(p);
+  if (p->t[p->i] != '(') { /* a column */
+    p->i = after;
+    int32_t col = find_or_add_col(p, name, nlen, pos);
+    if (col < 0) return -1;
+    int32_t n = new_node(p, N_COL, pos);
+    if (n >= 0) node_at(p, n)->col = col;
+    return n;
+  }
+  int fn = -1;
+  for (int k = 0; k < F_COUNT_; k++)
+    if (strlen(FNS[k].name) == nlen && !memcmp(FNS[k].name, name, nlen)) fn = k;
+  if (fn < 0) return perr(p, pos, "unknown function '%.*s'", (int)nlen, name), -1;
+  p->i++; /* '(' */
+  int32_t args[SNODE_MAXARGS];
+  int nargs = 0;
+  skip_ws(p);
+  if (p->t[p->i] != ')') {
+    for (;;) {
+      if (nargs == SNODE_MAXARGS) return perr(p, p->i, "too many arguments to %s", FNS[fn].name), -1;
+      int32_t a = parse_expr(p, depth + 1);
+      if (a < 0) return -1;
+      args[nargs++] = a;
+      skip_ws(p);
+      if (p->t[p->i] == ',') {
+        p->i++;
+        continue;
+      }
+      if (p->t[p->i] == ')') break;
+      return perr(p, p->i, "expected ',' or ')' in %s(...)", FNS[fn].name), -1;
+    }
+  }
+  p->i++; /* ')' */
+  if (nargs < FNS[fn].min || nargs > FNS[fn].max) {
+    if (FNS[fn].min == FNS[fn].max)
+      return perr(p, pos, "%s takes %d argument%s", FNS[fn].name, FNS[fn].min,
+                  FNS[fn].min == 1 ? "" : "s"), -1;
+    return perr(p, pos, "%s takes %d to %d arguments", FNS[fn].name, FNS[fn].min, FNS[fn].max), -1;
+  }
+  int32_t n = new_node(p, N_CALL, pos);
+  if (n < 0) return -1;
+  snode *nd = node_at(p, n);
+  nd->fn = (uint8_t)fn;
+  nd->nargs = (uint8_t)nargs;
+  for (int k = 0; k < nargs; k++) nd->arg[k] = args[k];
+  return n;
+}
+
+static int32_t parse_expr(parser *p, int depth) {
+  int32_t t = parse_term(p, depth);
+  if (t < 0) return -1;
+  skip_ws(p);
+  if (p->t[p->i] != '%') return t;
+  size_t pos = p->i++;
+  skip_ws(p);
+  if (!isdigit((unsigned char)p->t[p->i])) return perr(p, p->i, "expected a bucket count after '%%'"), -1;
+  uint64_t v = 0;
+  while (isdigit((unsigned char)p->t[p->i])) {
+    v = v * 10 + (uint64_t)(p->t[p->i++] - '0');
+    if (v > (uint64_t)INT64_MAX) return perr(p, pos, "bucket count out of range"), -1;
+  }
+  if (v < 1) return perr(p, pos, "bucket count must be at least 1"), -1;
+  int32_t n = new_node(p, N_MOD, pos);
+  if (n < 0) return -1;
+  node_at(p, n)->arg[0] = t;
+  node_at(p, n)->nargs = 1;
+  node_at(p, n)->ival = (int64_t)v;
+  return n;
+}
+
+/* Argument `k` of call n must be an integer literal in [lo, hi]. */
+static int want_int(parser *p, const snode *n, int k, int64_t lo, int64_t hi, const char *what) {
+  const snode *a = node_at(p, n->arg[k]);
+  if (a->kind != N_INT || a->ival < lo || a->ival > hi)
+    return perr(p, a->pos, "%s of %s must be an integer %lld..%lld", what, FNS[n->fn].name,
+                (long long)lo, (long long)hi);
+  return 0;
+}
+
+static int want_str(parser *p, const snode *n, int k, const char *what) {
+  const snode *a = node_at(p, n->arg[k]);
+  if (a->kind != N_STR) return perr(p, a->pos, "%s of %s must be a 'string'", what, FNS[n->fn].name);
+  return 0;
+}
+
+static int is_hash(const snode *n) {
+  return n->kind == N_CALL && (n->fn == F_CRC32 || n->fn == F_MD5 || n->fn == F_MURMUR3 ||
+                               n->fn == F_XXHASH64);
+}
+
+static int hash_hexlen(int fn) { return fn == F_MD5 ? 32 : fn == F_XXHASH64 ? 16 : 8; }
+
+/* Checks literal arguments of every call (they must be constants). */
+static int check_calls(parser *p) {
+  for (size_t i = 0; i < nnodes(p); i++) {
+    const snode *n = node_at(p, (int32_t)i);
+    if (n->kind != N_CALL) continue;
+    switch (n->fn) {
+      case F_LPAD:
+      case F_RPAD:
+        if (want_int(p, n, 1, 1, 4096, "width")) return p->rc;
+        if (n->nargs == 3) {
+          if (want_str(p, n, 2, "pad character")) return p->rc;
+          if (node_at(p, n->arg[2])->slen != 1)
+            return perr(p, node_at(p, n->arg[2])->pos, "pad character must be one byte");
+        }
+        break;
+      case F_SUBSTR:
+        if (want_int(p, n, 1, 0, 4096, "start")) return p->rc;
+        if (n->nargs == 3 && want_int(p, n, 2, 0, 4096, "length")) return p->rc;
+        break;
+      case F_HEX:
+        if (n->nargs == 2) {
+          int max = is_hash(node_at(p, n->arg[0])) ? hash_hexlen(node_at(p, n->arg[0])->fn) : 4096;
+          if (want_int(p, n, 1, 1, max, "length")) return p->rc;
+        }
+        break;
+      case F_PHOENIX_SALT:
+        if (want_int(p, n, n->nargs - 1, 1, 256, "bucket count")) return p->rc;
+        break;
+      case F_DAY:
+      case F_HOUR:
+      case F_MONTH:
+      case F_MILLIS:
+        if (n->nargs == 2) {
+          if (want_str(p, n, 1, "format")) return p->rc;
+          const snode *f = node_at(p, n->arg[1]);
+          char pat[128];
+          if (f->slen >= sizeof pat) return perr(p, f->pos, "date format too long");
+          memcpy(pat, p->pool.p + f->str, f->slen);
+          pat[f->slen] = '\0';
+          if (hfg_time_pattern_check(pat))
+            return perr(p, f->pos, "bad date format '%s' (letters: yyyy MM dd HH mm ss SSS)", pat);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return 0;
+}
+
+static int add_part(parser *p, const spart *sp) {
+  if (hfg_buf_append(&p->parts, sp, sizeof *sp)) return nomem(p);
+  return 0;
+}
+
+static void part_init(spart *sp, size_t pos) {
+  memset(sp, 0, sizeof *sp);
+  sp->root = -1;
+  sp->pos = (uint32_t)pos;
+  sp->time_fn = -1;
+  sp->order_col = -1;
+  sp->reversed_col = -1;
+  sp->time_fmt_node = -1;
+}
+
+static int parse_template(parser *p) {
+  const char *t = p->t;
+  spart lit;
+  part_init(&lit, 0);
+  int in_lit = 0;
+  while (t[p->i]) {
+    char c = t[p->i];
+    if (c == '{' && t[p->i + 1] != '{') {
+      if (in_lit) {
+        if (add_part(p, &lit)) return p->rc;
+        in_lit = 0;
+      }
+      size_t pos = p->i++;
+      spart sp;
+      part_init(&sp, pos);
+      sp.root = parse_expr(p, 0);
+      if (sp.root < 0) return p->rc;
+      skip_ws(p);
+      if (t[p->i] == ':') {
+        p->i++;
+        skip_ws(p);
+        int w = 0;
+        if (!isdigit((unsigned char)t[p->i])) return perr(p, p->i, "expected a width after ':' (e.g. :02)");
+        while (isdigit((unsigned char)t[p->i])) {
+          w = w * 10 + (t[p->i++] - '0');
+          if (w > 64) return perr(p, pos, "pad width above 64");
+        }
+        if (w == 0) return perr(p, pos, "pad width must be at least 1");
+        sp.pad = w;
+        skip_ws(p);
+      }
+      if (t[p->i] != '}') return perr(p, p->i, "expected '}'");
+      p->i++;
+      const snode *r = node_at(p, sp.root);
+      if (r->kind == N_CALL && r->fn == F_PHOENIX_SALT && r->nargs == 1) sp.salt_rest = 1;
+      if (add_part(p, &sp)) return p->rc;
+      continue;
+    }
+    if (c == '}' && t[p->i + 1] != '}') return perr(p, p->i, "unmatched '}' (write }} for a literal brace)");
+    uint8_t b = (uint8_t)c;
+    if (c == '{' || c == '}') {
+      p->i += 2;
+    } else if (c == '\\') {
+      if (read_escape(p, &b)) return p->rc;
+    } else {
+      p->i++;
+    }
+    if (!in_lit) {
+      part_init(&lit, p->i);
+      lit.lit = (uint32_t)p->pool.len;
+      in_lit = 1;
+    }
+    if (hfg_buf_put_u8(&p->pool, b)) return nomem(p);
+    lit.llen++;
+  }
+  if (in_lit && add_part(p, &lit)) return p->rc;
+  if (p->parts.len == 0) return perr(p, 0, "empty template");
+  return check_calls(p);
+}
+
+/* ---- presets ---- */
+
+static const char *const PRESETS[] = {
+    "salt:COL:N                  = {COL % N}|{COL}   (zero-padded when N > 10)",
+    "salt-pad:COL:N              = {COL % N :0W}|{COL}   (W = digits of N-1)",
+    "salt-reverse:COL:N          = {COL % N}|{reverse(COL)}",
+    "hash-prefix:HASH:COL:K      = {hex(HASH(COL), K)}|{COL}   (HASH: crc32 md5 murmur3 xxhash64)",
+    "bucket-range:COL:N:TS:ID    = {murmur3(COL) % N :0W}_{TS}_{ID}",
+    "time-bucket:TS:COL:N        = {day(TS)}_{murmur3(COL) % N}_{TS}_{COL}",
+    NULL};
+
+const char *const *hfg_scheme_presets(void) { return PRESETS; }
+
+static int parse_count(const char *s, uint64_t *out) {
+  if (!*s) return -1;
+  uint64_t v = 0;
+  for (; *s; s++) {
+    if (!isdigit((unsigned char)*s)) return -1;
+    v = v * 10 + (uint64_t)(*s - '0');
+    if (v > 1000000000u) return -1;
+  }
+  if (v < 1) return -1;
+  *out = v;
+  return 0;
+}
+
+/* Expands a preset into out; 1 when tmpl is not a preset, 0 done, <0 error. */
+static int expand_preset(const char *tmpl, char *out, size_t cap, char *em, size_t el) {
+  if (strchr(tmpl, '{')) return 1;
+  const char *colon = strchr(tmpl, ':');
+  if (!colon) return 1;
+  char buf[512];
+  if (strlen(tmpl) >= sizeof buf) return 1;
+  strcpy(buf, tmpl);
+  char *a[6];
+  int na = 0;
+  for (char *s = buf; na < 6;) {
+    a[na++] = s;
+    char *c = strchr(s, ':');
+    if (!c) break;
+    *c = '\0';
+    s = c + 1;
+  }
+  static const char *const names[] = {"salt", "salt-pad", "salt-reverse", "hash-prefix",
+                                      "bucket-range", "time-bucket"};
+  static const int nargs[] = {3, 3, 3, 4, 5, 4};
+  int k = -1;
+  for (int i = 0; i < 6; i++)
+    if (!strcmp(a[0], names[i])) k = i;
+  if (k < 0) return 1;
+  if (na != nargs[k])
+    return scheme_errf(em, el, HFG_EPARSE, "preset %s takes %d arguments (%s)", names[k], nargs[k] - 1,
+                       PRESETS[k]);
+  uint64_t n = 0;
+  int w, r;
+  switch (k) {
+    case 0:
+    case 1:
+    case 2:
+      if (parse_count(a[2], &n)) goto bad_n;
+      w = scheme_digits(n - 1);
+      if (k == 0 && n > 10)
+        r = snprintf(out, cap, "{%s %% %llu :0%d}|{%s}", a[1], (unsigned long long)n, w, a[1]);
+      else if (k == 1)
+        r = snprintf(out, cap, "{%s %% %llu :0%d}|{%s}", a[1], (unsigned long long)n, w, a[1]);
+      else if (k == 0)
+        r = snprintf(out, cap, "{%s %% %llu}|{%s}", a[1], (unsigned long long)n, a[1]);
+      else if (n > 10)
+        r = snprintf(out, cap, "{%s %% %llu :0%d}|{reverse(%s)}", a[1], (unsigned long long)n, w, a[1]);
+      else
+        r = snprintf(out, cap, "{%s %% %llu}|{reverse(%s)}", a[1], (unsigned long long)n, a[1]);
+      break;
+    case 3:
+      if (strcmp(a[1], "crc32") && strcmp(a[1], "md5") && strcmp(a[1], "murmur3") &&
+          strcmp(a[1], "xxhash64"))
+        return scheme_errf(em, el, HFG_EPARSE, "preset hash-prefix: unknown hash '%s' (crc32, md5, murmur3, xxhash64)", a[1]);
+      if (parse_count(a[3], &n)) goto bad_n;
+      r = snprintf(out, cap, "{hex(%s(%s), %llu)}|{%s}", a[1], a[2], (unsigned long long)n, a[2]);
+      break;
+    case 4:
+      if (parse_count(a[2], &n)) goto bad_n;
+      w = scheme_digits(n - 1);
+      r = snprintf(out, cap, "{murmur3(%s) %% %llu :0%d}_{%s}_{%s}", a[1], (unsigned long long)n, w,
+                   a[3], a[4]);
+      break;
+    default:
+      if (parse_count(a[3], &n)) goto bad_n;
+      if (n > 10)
+        r = snprintf(out, cap, "{day(%s)}_{murmur3(%s) %% %llu :0%d}_{%s}_{%s}", a[1], a[2],
+                     (unsigned long long)n, scheme_digits(n - 1), a[1], a[2]);
+      else
+        r = snprintf(out, cap, "{day(%s)}_{murmur3(%s) %% %llu}_{%s}_{%s}", a[1], a[2],
+                     (unsigned long long)n, a[1], a[2]);
+      break;
+  }
+  if (r < 0 || (size_t)r >= cap) return scheme_errf(em, el, HFG_EPARSE, "preset too long");
+  return 0;
+bad_n:
+  return scheme_errf(em, el, HFG_EPARSE, "preset %s: bad count in '%s' (%s)", names[k], tmpl,
+                     PRESETS[k]);
+}
+
+/* ---- lifecycle ---- */
+
+void scheme_analyze(hfg_scheme *s); /* analyze.c */
+
+static void free_cols(char **cols, size_t n) {
+  for (size_t i = 0; i < n; i++) hfg_free(cols[i]);
+  hfg_free(cols);
+}
+
+int hfg_scheme_compile(const char *tmpl, const char *const *columns, size_t ncolumns,
+                       hfg_scheme **out, char *errmsg, size_t errlen) {
+  *out = NULL;
+  if (!tmpl || (!columns && ncolumns))
+    return scheme_errf(errmsg, errlen, HFG_EINVAL, "no template");
+  char expanded[1024];
+  int pr = expand_preset(tmpl, expanded, sizeof expanded, errmsg, errlen);
+  if (pr < 0) return pr;
+  const char *src = pr == 0 ? expanded : tmpl;
+
+  parser p;
+  memset(&p, 0, sizeof p);
+  p.t = src;
+  p.em = errmsg;
+  p.el = errlen;
+  p.discover = columns == NULL;
+  for (size_t i = 0; i < ncolumns && !p.rc; i++) {
+    char *c = hfg_strdup(columns[i]);
+    if (!c || hfg_buf_append(&p.cols, &c, sizeof c)) {
+      hfg_free(c);
+      nomem(&p);
+    }
+  }
+  if (!p.rc) parse_template(&p);
+
+  hfg_scheme *s = NULL;
+  if (!p.rc) {
+    s = hfg_calloc(1, sizeof *s);
+    if (s) s->tmpl = hfg_strdup(src);
+    if (s) s->col_used = hfg_calloc(p.cols.len / sizeof(char *) + 1, 1);
+    if (!s || !s->tmpl || !s->col_used) nomem(&p);
+  }
+  if (p.rc) {
+    free_cols((char **)p.cols.p, p.cols.len / sizeof(char *));
+    hfg_buf_free(&p.nodes);
+    hfg_buf_free(&p.parts);
+    hfg_buf_free(&p.pool);
+    if (s) {
+      hfg_free(s->tmpl);
+      hfg_free(s->col_used);
+      hfg_free(s);
+    }
+    return p.rc;
+  }
+  s->cols = (char **)p.cols.p;
+  s->ncols = p.cols.len / sizeof(char *);
+  s->nodes = (snode *)p.nodes.p;
+  s->nnodes = p.nodes.len / sizeof(snode);
+  s->parts = (spart *)p.parts.p;
+  s->nparts = p.parts.len / sizeof(spart);
+  s->pool = p.pool.p;
+  s->pool_len = p.pool.len;
+  s->salt_rest_part = -1;
+  for (size_t i = 0; i < s->nnodes; i++)
+    if (s->nodes[i].kind == N_COL) s->col_used[s->nodes[i].col] = 1;
+  for (size_t i = 0; i < s->nparts; i++) {
+    if (!s->parts[i].salt_rest) continue;
+    if (s->salt_rest_part >= 0) {
+      int rc = scheme_errf(errmsg, errlen, HFG_EPARSE,
+                           "template position %u: only one phoenix_salt(N) over the rest of the key",
+                           s->parts[i].pos + 1);
+      hfg_scheme_free(s);
+      return rc;
+    }
+    s->salt_rest_part = (int)i;
+  }
+  /* Nested phoenix_salt(N) (not a whole part) has no "rest of the key". */
+  for (size_t i = 0; i < s->nnodes; i++) {
+    const snode *n = &s->nodes[i];
+    if (n->kind != N_CALL || n->fn != F_PHOENIX_SALT || n->nargs != 1) continue;
+    int whole = 0;
+    for (size_t k = 0; k < s->nparts; k++) whole |= s->parts[k].root == (int32_t)i;
+    if (!whole) {
+      int rc = scheme_errf(errmsg, errlen, HFG_EPARSE,
+                           "template position %u: phoenix_salt(N) without a value must be a part "
+                           "of its own ({phoenix_salt(N)})", n->pos + 1);
+      hfg_scheme_free(s);
+      return rc;
+    }
+  }
+  scheme_analyze(s);
+  *out = s;
+  return 0;
+}
+
+void hfg_scheme_free(hfg_scheme *s) {
+  if (!s) return;
+  free_cols(s->cols, s->ncols);
+  hfg_free(s->col_used);
+  hfg_free(s->nodes);
+  hfg_free(s->parts);
+  hfg_free(s->pool);
+  hfg_free(s->tmpl);
+  hfg_free(s);
+}
+
+const char *hfg_scheme_template(const hfg_scheme *s) { return s->tmpl; }
+size_t hfg_scheme_column_count(const hfg_scheme *s) { return s->ncols; }
+const char *hfg_scheme_column_name(const hfg_scheme *s, size_t i) {
+  return i < s->ncols ? s->cols[i] : NULL;
+}
+long hfg_scheme_column_index(const hfg_scheme *s, const char *name) {
+  for (size_t i = 0; i < s->ncols; i++)
+    if (!strcmp(s->cols[i], name)) return (long)i;
+  return -1;
+}
+int hfg_scheme_uses_column(const hfg_scheme *s, size_t i) { return i < s->ncols && s->col_used[i]; }
+

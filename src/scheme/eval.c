@@ -1,0 +1,443 @@
+/*
+ * Template evaluation: the per-record hot path of the build pipeline.
+ * A value is bytes (borrowed from the record or held in the caller's stack
+ * scratch), a signed integer, or a hash (digest bytes plus its integer).
+ * Nothing is allocated; the scratch is reset per record.
+ * Semantics of each function: format-specs/rowkey-templates.md.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scheme/scheme_internal.h"
+#include "util/coding.h"
+#include "util/hashes.h"
+#include "util/murmur.h"
+#include "util/timefmt.h"
+
+enum { V_BYTES, V_INT, V_HASH };
+
+typedef struct val {
+  int kind;
+  int32_t col;      /* source column for messages, -1 if computed */
+  const uint8_t *p; /* V_BYTES: the bytes; V_HASH: the digest (big-endian) */
+  size_t len;
+  int64_t i;        /* V_INT */
+  uint64_t u;       /* V_HASH: the hash as an unsigned integer */
+} val;
+
+typedef struct ectx {
+  const hfg_scheme *s;
+  const hfg_field *f;
+  size_t nf;
+  uint8_t *scr;
+  size_t scap, sused;
+  char *em;
+  size_t el;
+} ectx;
+
+static const char HEXL[] = "0123456789abcdef";
+
+static uint8_t *scratch(ectx *c, size_t n) {
+  if (n > c->scap - c->sused) return NULL;
+  uint8_t *p = c->scr + c->sused;
+  c->sused += n;
+  return p;
+}
+
+static int too_big(ectx *c, const snode *n) {
+  return scheme_errf(c->em, c->el, HFG_ETOOBIG,
+                     "template position %u: intermediate value exceeds %d bytes", n->pos + 1,
+                     HFG_SCHEME_SCRATCH);
+}
+
+/* "column id" or "template position 5" for messages. */
+static void where(ectx *c, const val *v, const snode *n, char *out, size_t cap) {
+  if (v->col >= 0)
+    snprintf(out, cap, "column %s", c->s->cols[v->col]);
+  else
+    snprintf(out, cap, "template position %u", n->pos + 1);
+}
+
+/* Quotes up to 40 bytes of a value, non-printables as '?'. */
+static void quote(const uint8_t *p, size_t len, char *out, size_t cap) {
+  size_t k = 0, lim = len > 40 ? 40 : len;
+  for (size_t i = 0; i < lim && k + 4 < cap; i++) out[k++] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
+  if (lim < len && k + 4 < cap) {
+    memcpy(out + k, "...", 3);
+    k += 3;
+  }
+  out[k] = '\0';
+}
+
+static int not_int(ectx *c, const val *v, const snode *n) {
+  char w[160], q[64];
+  where(c, v, n, w, sizeof w);
+  if (v->kind == V_HASH)
+    return scheme_errf(c->em, c->el, HFG_EPARSE, "%s: a hash is not an integer here (use hash %% N)", w);
+  quote(v->p, v->len, q, sizeof q);
+  return scheme_errf(c->em, c->el, HFG_EPARSE, "%s: '%s' is not an integer", w, q);
+}
+
+/* Decimal int64 parse: optional '-', digits only, no overflow. */
+static int parse_i64(const uint8_t *p, size_t n, int64_t *out) {
+  size_t i = 0;
+  int neg = 0;
+  if (n && p[0] == '-') {
+    neg = 1;
+    i = 1;
+  }
+  if (i == n) return -1;
+  uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+  for (; i < n; i++) {
+    if (p[i] < '0' || p[i] > '9') return -1;
+    unsigned d = (unsigned)(p[i] - '0');
+    if (v > (lim - d) / 10) return -1;
+    v = v * 10 + d;
+  }
+  *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+  return 0;
+}
+
+static int as_int(ectx *c, const val *v, const snode *n, int64_t *out) {
+  if (v->kind == V_INT) {
+    *out = v->i;
+    return 0;
+  }
+  if (v->kind == V_BYTES && parse_i64(v->p, v->len, out) == 0) return 0;
+  return not_int(c, v, n);
+}
+
+/* Renders an integer in decimal into scratch. */
+static int int_bytes(ectx *c, const snode *n, int64_t x, const uint8_t **p, size_t *len) {
+  char tmp[24];
+  uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+  size_t k = sizeof tmp;
+  do {
+    tmp[--k] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (x < 0) tmp[--k] = '-';
+  uint8_t *d = scratch(c, sizeof tmp - k);
+  if (!d) return too_big(c, n);
+  memcpy(d, tmp + k, sizeof tmp - k);
+  *p = d;
+  *len = sizeof tmp - k;
+  return 0;
+}
+
+static int as_bytes(ectx *c, const val *v, const snode *n, const uint8_t **p, size_t *len) {
+  if (v->kind == V_BYTES) {
+    *p = v->p;
+    *len = v->len;
+    return 0;
+  }
+  if (v->kind == V_INT) return int_bytes(c, n, v->i, p, len);
+  uint8_t *d = scratch(c, 2 * v->len);
+  if (!d) return too_big(c, n);
+  for (size_t k = 0; k < v->len; k++) {
+    d[2 * k] = (uint8_t)HEXL[v->p[k] >> 4];
+    d[2 * k + 1] = (uint8_t)HEXL[v->p[k] & 15];
+  }
+  *p = d;
+  *len = 2 * v->len;
+  return 0;
+}
+
+static int eval_node(ectx *c, int32_t idx, val *out);
+
+static int eval_bytes(ectx *c, int32_t idx, const uint8_t **p, size_t *len, val *v) {
+  int rc = eval_node(c, idx, v);
+  if (rc) return rc;
+  return as_bytes(c, v, &c->s->nodes[idx], p, len);
+}
+
+static int set_bytes(val *out, const uint8_t *p, size_t len) {
+  out->kind = V_BYTES;
+  out->col = -1;
+  out->p = p;
+  out->len = len;
+  return 0;
+}
+
+static int time_of(ectx *c, const snode *n, int64_t *ms) {
+  val a;
+  int rc = eval_node(c, n->arg[0], &a);
+  if (rc) return rc;
+  if (n->nargs == 1) return as_int(c, &a, n, ms);
+  const snode *f = &c->s->nodes[n->arg[1]];
+  char pat[128];
+  memcpy(pat, c->s->pool + f->str, f->slen);
+  pat[f->slen] = '\0';
+  const uint8_t *p;
+  size_t len;
+  if ((rc = as_bytes(c, &a, n, &p, &len))) return rc;
+  if (hfg_time_parse(pat, (const char *)p, len, ms) == 0) return 0;
+  char w[160], q[64];
+  where(c, &a, n, w, sizeof w);
+  quote(p, len, q, sizeof q);
+  return scheme_errf(c->em, c->el, HFG_EPARSE, "%s: '%s' does not match the date format '%s'", w, q, pat);
+}
+
+static int eval_call(ectx *c, const snode *n, val *out) {
+  const hfg_scheme *s = c->s;
+  const uint8_t *p;
+  size_t len;
+  val a;
+  int rc;
+  int64_t x;
+  uint8_t *d;
+  switch (n->fn) {
+    case F_REVERSE:
+    case F_UPPER:
+    case F_LOWER:
+      if ((rc = eval_bytes(c, n->arg[0], &p, &len, &a))) return rc;
+      if (!(d = scratch(c, len))) return too_big(c, n);
+      for (size_t k = 0; k < len; k++) {
+        uint8_t b = n->fn == F_REVERSE ? p[len - 1 - k] : p[k];
+        if (n->fn == F_UPPER && b >= 'a' && b <= 'z') b = (uint8_t)(b - 32);
+        if (n->fn == F_LOWER && b >= 'A' && b <= 'Z') b = (uint8_t)(b + 32);
+        d[k] = b;
+      }
+      return set_bytes(out, d, len);
+    case F_LPAD:
+    case F_RPAD: {
+      if ((rc = eval_bytes(c, n->arg[0], &p, &len, &a))) return rc;
+      size_t w = (size_t)s->nodes[n->arg[1]].ival;
+      uint8_t fill = n->nargs == 3 ? s->pool[s->nodes[n->arg[2]].str] : '0';
+      if (len > w) {
+        char wh[160], q[64];
+        where(c, &a, n, wh, sizeof wh);
+        quote(p, len, q, sizeof q);
+        return scheme_errf(c->em, c->el, HFG_EPARSE, "%s: '%s' is longer than the fixed width %zu", wh, q, w);
+      }
+      if (!(d = scratch(c, w))) return too_big(c, n);
+      if (n->fn == F_LPAD) {
+        memset(d, fill, w - len);
+        memcpy(d + (w - len), p, len);
+      } else {
+        memcpy(d, p, len);
+        memset(d + len, fill, w - len);
+      }
+      return set_bytes(out, d, w);
+    }
+    case F_SUBSTR: {
+      if ((rc = eval_bytes(c, n->arg[0], &p, &len, &a))) return rc;
+      size_t start = (size_t)s->nodes[n->arg[1]].ival;
+      if (start > len) start = len;
+      size_t k = len - start;
+      if (n->nargs == 3 && (size_t)s->nodes[n->arg[2]].ival < k) k = (size_t)s->nodes[n->arg[2]].ival;
+      return set_bytes(out, p + start, k);
+    }
+    case F_HEX: {
+      if ((rc = eval_node(c, n->arg[0], &a))) return rc;
+      if (a.kind == V_INT) { /* hex of the 8-byte big-endian integer */
+        if (!(d = scratch(c, 8))) return too_big(c, n);
+        hfg_put_be64(d, (uint64_t)a.i);
+        a.kind = V_HASH;
+        a.p = d;
+        a.len = 8;
+      }
+      if (a.kind == V_BYTES) { /* hex of the bytes */
+        a.kind = V_HASH;
+      }
+      if ((rc = as_bytes(c, &a, n, &p, &len))) return rc;
+      if (n->nargs == 2 && (size_t)s->nodes[n->arg[1]].ival < len) len = (size_t)s->nodes[n->arg[1]].ival;
+      return set_bytes(out, p, len);
+    }
+    case F_CRC32:
+    case F_MD5:
+    case F_MURMUR3:
+    case F_XXHASH64:
+      if ((rc = eval_bytes(c, n->arg[0], &p, &len, &a))) return rc;
+      out->kind = V_HASH;
+      out->col = -1;
+      if (n->fn == F_MD5) {
+        if (!(d = scratch(c, HFG_MD5_LEN))) return too_big(c, n);
+        hfg_hash_md5(p, len, d);
+        out->u = hfg_get_be64(d); /* % N uses the first 8 digest bytes */
+        out->p = d;
+        out->len = HFG_MD5_LEN;
+        return 0;
+      }
+      if (n->fn == F_XXHASH64) {
+        if (!(d = scratch(c, 8))) return too_big(c, n);
+        out->u = hfg_hash_xxh64(p, len);
+        hfg_put_be64(d, out->u);
+        out->p = d;
+        out->len = 8;
+        return 0;
+      }
+      if (!(d = scratch(c, 4))) return too_big(c, n);
+      out->u = n->fn == F_CRC32 ? hfg_hash_crc32(p, len) : hfg_murmur3_32(p, len, 0);
+      hfg_put_be32(d, (uint32_t)out->u);
+      out->p = d;
+      out->len = 4;
+      return 0;
+    case F_PHOENIX_SALT:
+      if (!(d = scratch(c, 1))) return too_big(c, n);
+      if (n->nargs == 1) {
+        d[0] = 0; /* placeholder: filled in over the rest of the key */
+        return set_bytes(out, d, 1);
+      }
+      if ((rc = eval_bytes(c, n->arg[0], &p, &len, &a))) return rc;
+      d[0] = hfg_phoenix_salt(p, len, (int)s->nodes[n->arg[1]].ival);
+      return set_bytes(out, d, 1);
+    case F_DAY:
+    case F_HOUR:
+    case F_MONTH: {
+      if ((rc = time_of(c, n, &x))) return rc;
+      const char *pat = n->fn == F_DAY ? "yyyyMMdd" : n->fn == F_HOUR ? "yyyyMMddHH" : "yyyyMM";
+      if (!(d = scratch(c, 12))) return too_big(c, n);
+      int k = hfg_time_format(x, pat, (char *)d, 12);
+      if (k < 0)
+        return scheme_errf(c->em, c->el, HFG_EPARSE, "template position %u: time %lld is outside years 0..9999",
+                           n->pos + 1, (long long)x);
+      return set_bytes(out, d, (size_t)k);
+    }
+    case F_MILLIS:
+      if ((rc = time_of(c, n, &x))) return rc;
+      out->kind = V_INT;
+      out->col = -1;
+      out->i = x;
+      return 0;
+    case F_DESC: {
+      if ((rc = eval_node(c, n->arg[0], &a)) || (rc = as_int(c, &a, n, &x))) return rc;
+      if (x < 0) {
+        char w[160];
+        where(c, &a, n, w, sizeof w);
+        return scheme_errf(c->em, c->el, HFG_EPARSE, "%s: desc() needs a value >= 0, got %lld", w, (long long)x);
+      }
+      if (!(d = scratch(c, 19))) return too_big(c, n);
+      uint64_t v = (uint64_t)(INT64_MAX - x);
+      for (int k = 18; k >= 0; k--, v /= 10) d[k] = (uint8_t)('0' + v % 10);
+      return set_bytes(out, d, 19);
+    }
+    default: { /* F_LONG, F_INT */
+      if ((rc = eval_node(c, n->arg[0], &a)) || (rc = as_int(c, &a, n, &x))) return rc;
+      if (n->fn == F_INT) {
+        if (x < INT32_MIN || x > INT32_MAX) {
+          char w[160];
+          where(c, &a, n, w, sizeof w);
+          return scheme_errf(c->em, c->el, HFG_EPARSE, "%s: %lld does not fit int() (32 bits)", w, (long long)x);
+        }
+        if (!(d = scratch(c, 4))) return too_big(c, n);
+        hfg_put_be32(d, (uint32_t)(int32_t)x);
+        return set_bytes(out, d, 4);
+      }
+      if (!(d = scratch(c, 8))) return too_big(c, n);
+      hfg_put_be64(d, (uint64_t)x);
+      return set_bytes(out, d, 8);
+    }
+  }
+}
+
+static int eval_node(ectx *c, int32_t idx, val *out) {
+  const snode *n = &c->s->nodes[idx];
+  switch (n->kind) {
+    case N_COL: {
+      if ((size_t)n->col >= c->nf || (!c->f[n->col].p && c->f[n->col].len))
+        return scheme_errf(c->em, c->el, HFG_EINVAL, "column %s: no value (record has %zu fields)",
+                           c->s->cols[n->col], c->nf);
+      out->kind = V_BYTES;
+      out->col = n->col;
+      out->p = (const uint8_t *)c->f[n->col].p;
+      out->len = c->f[n->col].len;
+      if (!out->p) out->p = (const uint8_t *)"";
+      return 0;
+    }
+    case N_STR:
+      return set_bytes(out, c->s->pool + n->str, n->slen);
+    case N_INT:
+      out->kind = V_INT;
+      out->col = -1;
+      out->i = n->ival;
+      return 0;
+    case N_MOD: {
+      val a;
+      int rc = eval_node(c, n->arg[0], &a);
+      if (rc) return rc;
+      uint64_t m = (uint64_t)n->ival;
+      int64_t r;
+      if (a.kind == V_HASH) {
+        r = (int64_t)(a.u % m);
+      } else {
+        int64_t x;
+        if ((rc = as_int(c, &a, n, &x))) return rc;
+        /* Floor modulo: negative values land in 0..N-1 too. */
+        int64_t q = x % (int64_t)m;
+        r = q < 0 ? q + (int64_t)m : q;
+      }
+      out->kind = V_INT;
+      out->col = -1;
+      out->i = r;
+      return 0;
+    }
+    default:
+      return eval_call(c, n, out);
+  }
+}
+
+int scheme_eval_part(const hfg_scheme *s, size_t part, const hfg_field *fields, size_t nfields,
+                     uint8_t *out, size_t cap, size_t *len, char *errmsg, size_t errlen) {
+  const spart *sp = &s->parts[part];
+  if (sp->root < 0) {
+    if (sp->llen > cap - *len)
+      return scheme_errf(errmsg, errlen, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
+    memcpy(out + *len, s->pool + sp->lit, sp->llen);
+    *len += sp->llen;
+    return 0;
+  }
+  uint8_t scr[HFG_SCHEME_SCRATCH];
+  ectx c = {s, fields, nfields, scr, sizeof scr, 0, errmsg, errlen};
+  val v;
+  const uint8_t *p;
+  size_t n;
+  int rc = eval_node(&c, sp->root, &v);
+  if (!rc) rc = as_bytes(&c, &v, &s->nodes[sp->root], &p, &n);
+  if (rc) return rc;
+  size_t padn = (size_t)sp->pad > n ? (size_t)sp->pad - n : 0;
+  if (padn + n > cap - *len)
+    return scheme_errf(errmsg, errlen, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
+  memset(out + *len, '0', padn);
+  memcpy(out + *len + padn, p, n);
+  *len += padn + n;
+  return 0;
+}
+
+int hfg_scheme_eval(const hfg_scheme *s, const hfg_field *fields, size_t nfields, uint8_t *out,
+                    size_t cap, size_t *len, char *errmsg, size_t errlen) {
+  size_t n = 0, salt_at = 0;
+  for (size_t i = 0; i < s->nparts; i++) {
+    if ((int)i == s->salt_rest_part) salt_at = n;
+    int rc = scheme_eval_part(s, i, fields, nfields, out, cap, &n, errmsg, errlen);
+    if (rc) return rc;
+  }
+  if (s->salt_rest_part >= 0) {
+    const snode *r = &s->nodes[s->parts[s->salt_rest_part].root];
+    out[salt_at] = hfg_phoenix_salt(out + salt_at + 1, n - salt_at - 1, (int)s->nodes[r->arg[0]].ival);
+  }
+  *len = n;
+  return 0;
+}
+
+size_t scheme_render_bucket(const spart *p, uint64_t b, uint8_t *out) {
+  if (p->bkind == HFG_BUCKET_BYTE) {
+    out[0] = (uint8_t)b;
+    return 1;
+  }
+  const char *digits = p->bkind == HFG_BUCKET_HEX ? (p->bupper ? "0123456789ABCDEF" : HEXL) : HEXL;
+  unsigned base = p->bkind == HFG_BUCKET_HEX ? 16 : 10;
+  char tmp[32];
+  size_t k = sizeof tmp;
+  do {
+    tmp[--k] = digits[b % base];
+    b /= base;
+  } while (b);
+  size_t n = sizeof tmp - k;
+  size_t w = (size_t)(p->bkind == HFG_BUCKET_HEX ? p->bwidth : (p->pad > 0 ? p->pad : 0));
+  if (p->bkind == HFG_BUCKET_HEX && w > 16) w = 16;
+  size_t padn = w > n ? w - n : 0;
+  memset(out, '0', padn);
+  memcpy(out + padn, tmp + k, n);
+  return padn + n;
+}

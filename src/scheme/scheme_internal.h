@@ -1,0 +1,100 @@
+/*
+ * Internal layout of a compiled rowkey scheme (format-specs/rowkey-templates.md).
+ *
+ * A template compiles to a list of parts (literal bytes or one `{...}`
+ * expression each) and a flat array of expression nodes; node arguments are
+ * indexes into that array, so evaluation walks a small tree without
+ * allocating. Each part also carries what compile-time analysis found
+ * (widths, bucket space, the column whose order it preserves), which splits,
+ * lint and scan ranges read.
+ */
+#ifndef HFG_SCHEME_INTERNAL_H
+#define HFG_SCHEME_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hfilegen/scheme.h"
+
+enum snode_kind { N_COL, N_STR, N_INT, N_MOD, N_CALL };
+
+enum sfn {
+  F_REVERSE, F_LPAD, F_RPAD, F_SUBSTR, F_HEX, F_UPPER, F_LOWER,
+  F_CRC32, F_MD5, F_MURMUR3, F_XXHASH64, F_PHOENIX_SALT,
+  F_DAY, F_HOUR, F_MONTH, F_MILLIS, F_DESC, F_LONG, F_INT,
+  F_COUNT_
+};
+
+#define SNODE_MAXARGS 3
+
+typedef struct snode {
+  uint8_t kind;   /* snode_kind */
+  uint8_t fn;     /* N_CALL: sfn */
+  uint8_t nargs;
+  int32_t arg[SNODE_MAXARGS]; /* node indexes (N_CALL, N_MOD: arg[0]) */
+  int32_t col;    /* N_COL: column index */
+  int64_t ival;   /* N_INT: value; N_MOD: modulus */
+  uint32_t str, slen; /* N_STR: bytes in the pool */
+  uint32_t pos;   /* offset in the template, for messages */
+} snode;
+
+#define SPART_MAXCOLS 8
+#define SPART_UNBOUNDED ((size_t)-1)
+
+typedef struct spart {
+  int32_t root;          /* -1 for a literal part */
+  uint32_t lit, llen;    /* literal: bytes in the pool */
+  int pad;               /* `:0N` zero-pad width, 0 none */
+  int salt_rest;         /* phoenix_salt(N): hash of the key bytes after this part */
+  uint32_t pos;          /* template offset of the part */
+  /* analysis */
+  size_t wmin, wmax;     /* rendered width bounds (wmax SPART_UNBOUNDED: unknown) */
+  int ncols;
+  int32_t cols[SPART_MAXCOLS]; /* columns the part reads */
+  hfg_bucket_kind bkind; /* bounded bucket space of this part, if any */
+  uint64_t buckets;
+  int bwidth, bupper;
+  int time_fn;           /* F_DAY/F_HOUR/F_MONTH of one column, else -1 */
+  int32_t order_col;     /* column whose order this part follows, else -1 */
+  int order_desc;        /* 1: follows it in reverse (desc()) */
+  int reversed_col;      /* reverse() of a raw column: that column, else -1 */
+  int time_fmt_node;     /* time parts on a datetime column: N_STR node of the format, else -1 */
+} spart;
+
+struct hfg_scheme {
+  char *tmpl;            /* expanded template */
+  char **cols;
+  size_t ncols;
+  uint8_t *col_used;
+  snode *nodes;
+  size_t nnodes;
+  spart *parts;
+  size_t nparts;
+  uint8_t *pool;
+  size_t pool_len;
+  int salt_rest_part;    /* index of the phoenix_salt(N) part, -1 none */
+};
+
+/* Evaluates one part for the record fields (columns the part does not read
+ * may be absent: fields[c].p == NULL, or c >= nfields). Appends the part's
+ * bytes at out[*len..cap) and advances *len. Literal parts copy their bytes;
+ * a salt_rest part writes a placeholder byte 0. Returns 0, HFG_ETOOBIG or
+ * HFG_EPARSE (message in errmsg). */
+int scheme_eval_part(const hfg_scheme *s, size_t part, const hfg_field *fields, size_t nfields,
+                     uint8_t *out, size_t cap, size_t *len, char *errmsg, size_t errlen);
+
+/* Renders bucket number b of a bucket part into out (>= 32 bytes); returns
+ * the length. */
+size_t scheme_render_bucket(const spart *p, uint64_t b, uint8_t *out);
+
+/* Decimal digits of v (>= 1). */
+int scheme_digits(uint64_t v);
+
+/* printf into errmsg if errmsg is non-NULL; returns code. */
+int scheme_errf(char *errmsg, size_t errlen, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Node helpers for analysis. */
+static inline const snode *scheme_node(const hfg_scheme *s, int32_t i) { return &s->nodes[i]; }
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * Calendar arithmetic by the "days from civil" method: shift the year to
+ * start in March so the leap day is the last day of the (shifted) year, then
+ * count 400-year eras of 146097 days. Exact over the whole int64 day range we
+ * accept, with no tables and no libc time zone state (gmtime/timegm would read
+ * TZ and are not bounded the same way on every libc).
+ */
+#include "util/timefmt.h"
+
+#include <string.h>
+
+#include "hfilegen/status.h"
+
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t hfg_days_from_civil(int64_t year, int month, int day) {
+  int64_t y = year - (month <= 2);
+  int64_t era = floor_div(y, 400);
+  int64_t yoe = y - era * 400;                                        /* 0..399 */
+  int64_t mp = (month + 9) % 12;                                      /* March = 0 */
+  int64_t doy = (153 * mp + 2) / 5 + day - 1;                         /* 0..365 */
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;                /* 0..146096 */
+  return era * 146097 + doe - 719468;                                 /* 1970-03-01 shift */
+}
+
+void hfg_civil_from_days(int64_t days, int64_t *year, int *month, int *day) {
+  int64_t z = days + 719468;
+  int64_t era = floor_div(z, 146097);
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  int d = (int)(doy - (153 * mp + 2) / 5 + 1);
+  int m = (int)(mp < 10 ? mp + 3 : mp - 9);
+  *year = yoe + era * 400 + (m <= 2);
+  *month = m;
+  *day = d;
+}
+
+void hfg_tm_from_millis(int64_t millis, hfg_tm *out) {
+  int64_t days = floor_div(millis, HFG_MILLIS_PER_DAY);
+  int64_t rem = millis - days * HFG_MILLIS_PER_DAY;
+  hfg_civil_from_days(days, &out->year, &out->month, &out->day);
+  out->hour = (int)(rem / 3600000);
+  out->minute = (int)(rem / 60000 % 60);
+  out->second = (int)(rem / 1000 % 60);
+  out->milli = (int)(rem % 1000);
+}
+
+int64_t hfg_tm_to_millis(const hfg_tm *t) {
+  return hfg_days_from_civil(t->year, t->month, t->day) * HFG_MILLIS_PER_DAY +
+         (int64_t)t->hour * 3600000 + (int64_t)t->minute * 60000 + (int64_t)t->second * 1000 +
+         t->milli;
+}
+
+/* One pattern element: a numeric field of fixed width, or a literal byte. */
+enum { T_LIT, T_YEAR, T_MONTH, T_DAY, T_HOUR, T_MIN, T_SEC, T_MILLI, T_BAD };
+
+/* Reads the next element at *i; *lit receives the literal byte. Returns the
+ * kind, and the width through *w. Quoted text yields one literal per call via
+ * the *inq state. */
+static int next_elem(const char *p, size_t *i, int *inq, char *lit, int *w) {
+  for (;;) {
+    char c = p[*i];
+    if (c == '\0') { /* end inside quotes: report a NUL literal, do not advance */
+      *lit = '\0';
+      return T_LIT;
+    }
+    if (c == '\'') {
+      if (p[*i + 1] == '\'') { /* '' is a literal quote, in or out of quotes */
+        *i += 2;
+        *lit = '\'';
+        return T_LIT;
+      }
+      *inq = !*inq;
+      (*i)++;
+      continue;
+    }
+    if (*inq || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+      *lit = c;
+      (*i)++;
+      return T_LIT;
+    }
+    static const struct { const char *tok; int kind; } toks[] = {
+        {"yyyy", T_YEAR}, {"MM", T_MONTH}, {"dd", T_DAY}, {"HH", T_HOUR},
+        {"mm", T_MIN},    {"ss", T_SEC},   {"SSS", T_MILLI}};
+    for (size_t k = 0; k < sizeof toks / sizeof toks[0]; k++) {
+      size_t n = strlen(toks[k].tok);
+      if (!strncmp(p + *i, toks[k].tok, n)) {
+        /* A longer run of the same letter ("yyyyy", "MMM") is not supported. */
+        if (p[*i + n] == c) return T_BAD;
+        *i += n;
+        *w = (int)n;
+        return toks[k].kind;
+      }
+    }
+    return T_BAD;
+  }
+}
+
+int hfg_time_pattern_check(const char *pattern) {
+  size_t i = 0;
+  int inq = 0, w;
+  char lit;
+  while (pattern[i]) {
+    int kind = next_elem(pattern, &i, &inq, &lit, &w);
+    if (kind == T_BAD) return HFG_EPARSE;
+    if (kind == T_LIT && !lit) break;
+  }
+  return inq ? HFG_EPARSE : 0;
+}
+
+static int days_in_month(int64_t y, int m) {
+  static const int dm[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 ? 28 + leap : dm[m - 1];
+}
+
+int hfg_time_parse(const char *pattern, const char *s, size_t n, int64_t *millis) {
+  hfg_tm t = {1970, 1, 1, 0, 0, 0, 0};
+  size_t i = 0, j = 0;
+  int inq = 0, w = 0;
+  char lit;
+  while (pattern[i]) {
+    int kind = next_elem(pattern, &i, &inq, &lit, &w);
+    if (kind == T_BAD) return HFG_EPARSE;
+    if (kind == T_LIT) {
+      if (!lit) break; /* unterminated quote reached the end */
+      if (j >= n || s[j] != lit) return HFG_EPARSE;
+      j++;
+      continue;
+    }
+    int v = 0;
+    for (int k = 0; k < w; k++, j++) {
+      if (j >= n || s[j] < '0' || s[j] > '9') return HFG_EPARSE;
+      v = v * 10 + (s[j] - '0');
+    }
+    switch (kind) {
+      case T_YEAR: t.year = v; break;
+      case T_MONTH: t.month = v; break;
+      case T_DAY: t.day = v; break;
+      case T_HOUR: t.hour = v; break;
+      case T_MIN: t.minute = v; break;
+      case T_SEC: t.second = v; break;
+      default: t.milli = v; break;
+    }
+  }
+  if (inq || j != n) return HFG_EPARSE;
+  if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > days_in_month(t.year, t.month) ||
+      t.hour > 23 || t.minute > 59 || t.second > 59)
+    return HFG_EPARSE;
+  *millis = hfg_tm_to_millis(&t);
+  return 0;
+}
+
+int hfg_time_format(int64_t millis, const char *pattern, char *out, size_t cap) {
+  hfg_tm t;
+  hfg_tm_from_millis(millis, &t);
+  if (t.year < 0 || t.year > 9999 || cap == 0) return -1;
+  size_t i = 0, o = 0;
+  int inq = 0, w = 0;
+  char lit;
+  while (pattern[i]) {
+    int kind = next_elem(pattern, &i, &inq, &lit, &w);
+    if (kind == T_BAD) return -1;
+    if (kind == T_LIT) {
+      if (!lit) break;
+      if (o + 1 >= cap) return -1;
+      out[o++] = lit;
+      continue;
+    }
+    int64_t v = kind == T_YEAR ? t.year : kind == T_MONTH ? t.month : kind == T_DAY ? t.day
+              : kind == T_HOUR ? t.hour : kind == T_MIN ? t.minute : kind == T_SEC ? t.second
+              : t.milli;
+    if (o + (size_t)w >= cap) return -1;
+    for (int k = w - 1; k >= 0; k--, v /= 10) out[o + (size_t)k] = (char)('0' + v % 10);
+    o += (size_t)w;
+  }
+  out[o] = '\0';
+  return (int)o;
+}

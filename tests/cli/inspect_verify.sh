@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# CLI scenarios for `hfilegen inspect` and `hfilegen verify` on the HBase-written
+# fixtures: report fragments, the cells TSV contract, exit codes, a corrupted
+# and a truncated copy, bulk-load directories and --splits.
+# usage: inspect_verify.sh HFILEGEN_BINARY SOURCE_DIR
+set -u
+H=${1:?hfilegen binary}
+SRC=${2:?source dir}
+FIX="$SRC/../shared/fixtures/hbase-2.4-hudi"
+NONE="$FIX/hudi_1_0_hbase_2_4_9_16KB_NONE_5000.hfile"
+GZ="$FIX/hudi_1_0_hbase_2_4_9_16KB_GZ_20000.hfile"
+NONUNIQ="$FIX/hudi_1_0_hbase_2_4_9_16KB_GZ_200_20_non_unique.hfile"
+DEEP="$FIX/hudi_1_0_hbase_2_4_13_1KB_GZ_10000_large_keys_deep_index.hfile"
+EMPTY="$FIX/hudi_1_0_hbase_2_4_9_no_entry.hfile"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+TAB=$'\t'
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# run CMD...: sets OUT, ERR, RC
+run() {
+  "$@" >"$TMP/run.out" 2>"$TMP/run.err"
+  RC=$?
+  OUT=$(cat "$TMP/run.out")
+  ERR=$(cat "$TMP/run.err")
+}
+has() { # has WHAT TEXT
+  grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]"
+}
+rc_is() { [ "$RC" -eq "$1" ] || fail "$2: exit $RC, expected $1 (stderr: $ERR)"; }
+
+# ---- inspect: default report ----
+run "$H" inspect "$NONE"
+rc_is 0 "inspect NONE"
+has "$OUT" "version: 3.3" "inspect NONE"
+has "$OUT" "entry_count: 5000" "inspect NONE"
+has "$OUT" "num_data_index_levels: 1" "inspect NONE"
+has "$OUT" "compression: none (ordinal 2)" "inspect NONE"
+has "$OUT" 'comparator: org.apache.hadoop.hbase.KeyValue$KVComparator (cell order)' "inspect NONE"
+has "$OUT" "hfile.LASTKEY = hudi-key-000004999/:/9223372036854775807/Put" "inspect NONE"
+has "$OUT" "hfile.AVG_KEY_LEN = 30" "inspect NONE"
+has "$OUT" "MAX_MEMSTORE_TS_KEY = 0" "inspect NONE"
+has "$OUT" "root entries: 18" "inspect NONE"
+has "$OUT" "first key: hudi-key-000000000/:/9223372036854775807/Put" "inspect NONE"
+has "$OUT" "bloomFilter: offset 295734, 105 bytes" "inspect NONE"
+has "$OUT" "bloom: none" "inspect NONE"
+
+run "$H" inspect "$DEEP"
+rc_is 0 "inspect deep"
+has "$OUT" "compression: gz (ordinal 1)" "inspect deep"
+has "$OUT" "levels: 3" "inspect deep"
+has "$OUT" "intermediate index blocks: 7" "inspect deep"
+has "$OUT" "leaf index blocks: 103" "inspect deep"
+has "$OUT" "data blocks: 1429" "inspect deep"
+has "$OUT" "mid-key metadata: leaf" "inspect deep"
+
+run "$H" inspect "$EMPTY"
+rc_is 0 "inspect empty"
+has "$OUT" "entry_count: 0" "inspect empty"
+has "$OUT" "HoodieHBaseKVComparator (unknown class" "inspect empty"
+has "$OUT" "first_data_block_offset: -1" "inspect empty"
+
+# ---- inspect --cells --tsv: the interop contract ----
+run "$H" inspect "$NONE" --cells --tsv
+rc_is 0 "tsv NONE"
+[ "$(wc -l <"$TMP/run.out")" -eq 5000 ] || fail "tsv NONE: $(wc -l <"$TMP/run.out") lines, expected 5000"
+want="hudi-key-000000000${TAB}${TAB}${TAB}9223372036854775807${TAB}Put${TAB}hudi-value-000000000${TAB}"
+[ "$(head -n 1 "$TMP/run.out")" = "$want" ] || fail "tsv NONE: first line [$(head -n 1 "$TMP/run.out")]"
+want="hudi-key-000004999${TAB}${TAB}${TAB}9223372036854775807${TAB}Put${TAB}hudi-value-000004999${TAB}"
+[ "$(tail -n 1 "$TMP/run.out")" = "$want" ] || fail "tsv NONE: last line"
+[ -z "$ERR" ] || fail "tsv NONE: stderr not empty"
+awk -F'\t' 'NF != 7 { bad = 1 } END { exit bad }' "$TMP/run.out" || fail "tsv NONE: a line without 7 fields"
+
+run "$H" inspect --cells --tsv "$GZ"
+rc_is 0 "tsv GZ"
+[ "$(wc -l <"$TMP/run.out")" -eq 20000 ] || fail "tsv GZ: line count"
+want="hudi-key-000019999${TAB}${TAB}${TAB}9223372036854775807${TAB}Put${TAB}hudi-value-000019999${TAB}"
+[ "$(tail -n 1 "$TMP/run.out")" = "$want" ] || fail "tsv GZ: last line"
+
+run "$H" inspect --cells --tsv "$NONUNIQ"
+rc_is 0 "tsv non-unique"
+[ "$(wc -l <"$TMP/run.out")" -eq 4200 ] || fail "tsv non-unique: line count"
+want="hudi-key-000000000${TAB}${TAB}${TAB}9223372036854775807${TAB}Put${TAB}hudi-value-000000000_0${TAB}"
+[ "$(sed -n 2p "$TMP/run.out")" = "$want" ] || fail "tsv non-unique: line 2 [$(sed -n 2p "$TMP/run.out")]"
+
+run "$H" inspect --cells --tsv "$EMPTY"
+rc_is 0 "tsv empty"
+[ -z "$OUT" ] || fail "tsv empty: output not empty"
+
+run "$H" inspect --cells --limit 3 "$NONE"
+rc_is 0 "cells limit"
+[ "$(wc -l <"$TMP/run.out")" -eq 3 ] || fail "cells limit: line count"
+has "$OUT" "hudi-key-000000002/:/9223372036854775807/Put vlen=20 value=hudi-value-000000002" "cells limit"
+
+# ---- --blocks, --stats, --json ----
+run "$H" inspect --blocks "$NONE"
+rc_is 0 "blocks"
+grep -qE '^0 +DATABLK\* +scanned +16443 +16435 +16402 +-1 +CRC32C +16384$' "$TMP/run.out" || fail "blocks: first DATA block line"
+grep -qE '^295839 +IDXROOT2 +load-on-open ' "$TMP/run.out" || fail "blocks: data root index line"
+grep -qE '^297002 +TRABLK' "$TMP/run.out" || fail "blocks: trailer line"
+
+run "$H" inspect --stats "$GZ"
+rc_is 0 "stats"
+has "$OUT" "cells: 20000" "stats"
+has "$OUT" "rows: 20000" "stats"
+has "$OUT" "data blocks: 72" "stats"
+has "$OUT" "compression ratio:" "stats"
+has "$OUT" "types: Put=20000" "stats"
+
+run "$H" inspect --json --stats "$NONE" "$EMPTY"
+rc_is 0 "json"
+if command -v python3 >/dev/null; then
+  python3 - "$TMP/run.out" <<'EOF' || fail "json: not the expected JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d, list) and len(d) == 2
+a = d[0]
+assert a["trailer"]["entry_count"] == 5000
+assert a["file_info"]["hfile.AVG_KEY_LEN"] == 30
+assert a["file_info"]["hfile.LASTKEY"] == "hudi-key-000004999/:/9223372036854775807/Put"
+assert a["index"]["root_entries"] == 18
+assert a["stats"]["cells"] == 5000 and a["stats"]["rows"] == 5000
+assert d[1]["trailer"]["entry_count"] == 0 and d[1]["bloom"] is None
+EOF
+fi
+
+# ---- inspect errors ----
+run "$H" inspect "$TMP/missing.hfile"
+rc_is 1 "inspect missing"
+has "$ERR" "$TMP/missing.hfile" "inspect missing"
+head -c 100000 "$NONE" >"$TMP/trunc.hfile"
+run "$H" inspect "$TMP/trunc.hfile"
+rc_is 1 "inspect truncated"
+has "$ERR" "trunc.hfile: trailer" "inspect truncated"
+run "$H" inspect --tsv "$NONE"
+rc_is 2 "inspect --tsv without --cells"
+run "$H" inspect --bogus "$NONE"
+rc_is 2 "inspect bad option"
+
+# ---- verify ----
+run "$H" verify "$FIX"/*.hfile
+rc_is 0 "verify fixtures"
+has "$OUT" "OK $NONE: 5000 cells, 5000 rows, 22 blocks" "verify fixtures"
+has "$OUT" "OK $NONUNIQ: 4200 cells, 200 rows" "verify fixtures"
+has "$OUT" "PASS: 9 HFiles verified" "verify fixtures"
+
+run "$H" verify --quiet "$NONE"
+rc_is 0 "verify quiet"
+[ "$OUT" = "PASS: 1 HFile verified" ] || fail "verify quiet: [$OUT]"
+
+# a flipped byte inside the first data block's payload: a checksum error naming block 0
+cp "$NONE" "$TMP/corrupt.hfile"
+chmod u+w "$TMP/corrupt.hfile"
+printf 'X' | dd of="$TMP/corrupt.hfile" bs=1 seek=1000 conv=notrunc status=none
+run "$H" verify "$TMP/corrupt.hfile" "$NONE"
+rc_is 1 "verify corrupt"
+has "$OUT" "FAIL $TMP/corrupt.hfile: block at offset 0 (DATABLK*): CRC32C checksum mismatch in chunk 0" "verify corrupt"
+has "$OUT" "OK $NONE" "verify corrupt"
+has "$OUT" "FAIL: 1 of 2 HFiles failed verification" "verify corrupt"
+
+run "$H" verify "$TMP/trunc.hfile"
+rc_is 1 "verify truncated"
+has "$OUT" "FAIL $TMP/trunc.hfile: trailer" "verify truncated"
+
+# ---- bulk-load directory layout ----
+mkdir -p "$TMP/out/cf" "$TMP/out/_tmp" "$TMP/out/.hidden"
+cp "$NONE" "$TMP/out/cf/0123456789abcdef0123456789abcdef"
+cp "$NONE" "$TMP/out/_tmp/x"
+echo '{}' >"$TMP/out/manifest.json"
+: >"$TMP/out/_SUCCESS"
+: >"$TMP/out/cf/_partial"
+echo 'not an hfile' >"$TMP/out/cf/notes.txt"
+run "$H" verify "$TMP/out"
+rc_is 1 "verify dir"
+has "$OUT" "SKIP $TMP/out/manifest.json: not a family directory" "verify dir"
+has "$OUT" "SKIP $TMP/out/cf/notes.txt: no HFile trailer" "verify dir"
+has "$OUT" "cells are of family \"\" but the file lies in family directory \"cf\"" "verify dir"
+grep -q "_tmp\|_SUCCESS\|_partial\|hidden" <<<"$OUT" && fail "verify dir: a _/. entry was looked at"
+mkdir -p "$TMP/nothing/cf"
+run "$H" verify "$TMP/nothing"
+rc_is 1 "verify empty dir"
+has "$OUT" "no HFiles found" "verify empty dir"
+
+# ---- --splits ----
+printf 'hudi-key-000005000\n\nzzz\n' >"$TMP/splits.txt"
+run "$H" verify --splits "$TMP/splits.txt" "$NONE" "$GZ"
+rc_is 1 "splits"
+has "$OUT" "OK $NONE: 5000 cells, 5000 rows, 22 blocks (18 data, 1 index, 0 bloom, 1 meta), region 0 [-inf, \"hudi-key-000005000\")" "splits"
+has "$OUT" "FAIL $GZ: rows \"hudi-key-000000000\"..\"hudi-key-000019999\" span regions 0..1; completebulkload would split it at the end of region 0" "splits"
+has "$OUT" "regions: 3 from 2 split keys" "splits"
+has "$OUT" "1 span regions" "splits"
+
+printf 'hudi-key-000020000\n' >"$TMP/splits2.txt"
+run "$H" verify --splits "$TMP/splits2.txt" "$NONE" "$GZ"
+rc_is 0 "splits pass"
+has "$OUT" "PASS: 2 HFiles verified, each inside one region" "splits pass"
+
+args=()
+for i in $(seq 33); do args+=("$NONE"); done
+run "$H" verify --quiet --splits "$TMP/splits2.txt" "${args[@]}"
+rc_is 1 "splits per region"
+has "$OUT" 'FAIL region 0 [-inf, "hudi-key-000020000") family : 33 files; completebulkload refuses more than 32' "splits per region"
+
+printf 'b\na\n' >"$TMP/bad_splits.txt"
+run "$H" verify --splits "$TMP/bad_splits.txt" "$NONE"
+rc_is 2 "unsorted splits"
+has "$ERR" "strictly ascending" "unsorted splits"
+printf 'a\\q\n' >"$TMP/bad_splits.txt"
+run "$H" verify --splits "$TMP/bad_splits.txt" "$NONE"
+rc_is 2 "bad escape in splits"
+run "$H" verify
+rc_is 2 "verify without files"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "inspect_verify: all checks passed"

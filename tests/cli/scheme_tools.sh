@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# CLI scenarios for the rowkey scheme tools: key, splits, scan-ranges, lint.
+# Usage: bash scheme_tools.sh HFILEGEN_BINARY SOURCE_DIR
+set -u
+BIN=$1
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# expect_out NAME EXPECTED_RC EXPECTED_STDOUT -- command...
+expect_out() {
+  local name=$1 want_rc=$2 want=$3
+  shift 4
+  local got rc
+  got=$("$@" 2>"$WORK/err")
+  rc=$?
+  [ "$rc" -eq "$want_rc" ] || fail "$name: exit $rc, want $want_rc ($(cat "$WORK/err"))"
+  [ "$got" == "$want" ] || fail "$name: got
+$got
+want
+$want"
+}
+
+# expect_grep NAME EXPECTED_RC PATTERN -- command...   (stdout + stderr)
+expect_grep() {
+  local name=$1 want_rc=$2 pat=$3
+  shift 4
+  local got rc
+  got=$("$@" 2>&1)
+  rc=$?
+  [ "$rc" -eq "$want_rc" ] || fail "$name: exit $rc, want $want_rc: $got"
+  grep -q -- "$pat" <<<"$got" || fail "$name: no '$pat' in: $got"
+}
+
+# ---- key ----
+expect_out key-text 0 "rowkey:  8|1420008
+length:  9
+hex:     387c31343230303038
+shell:   get 'orders', \"8|1420008\"
+java:    Bytes.toBytes(\"8|1420008\")" -- "$BIN" key --rowkey '{id % 10}|{id}' --table orders id=1420008
+expect_grep key-binary 0 'java:    new byte\[\] {0x00, 0x00, 0x00, 0x00, 0x00, 0x15, (byte) 0xaa, (byte) 0xe8}' -- \
+  "$BIN" key --rowkey '{long(id)}' id=1420008
+expect_grep key-preset 0 'rowkey:  8|8000241' -- "$BIN" key --rowkey salt-reverse:id:10 id=1420008
+expect_grep key-bucket-range 0 'rowkey:  03_1720695600000_event001' -- \
+  "$BIN" key --rowkey '{murmur3(userId) % 16 :02}_{ts}_{eventId}' userId=user39 ts=1720695600000 eventId=event001
+expect_grep key-not-int 1 "column id: 'abc' is not an integer" -- "$BIN" key --rowkey '{id % 10}|{id}' id=abc
+expect_grep key-missing 2 "no value given for column 'id'" -- "$BIN" key --rowkey '{id % 10}|{id}'
+expect_grep key-bad-template 2 'unknown function' -- "$BIN" key --rowkey '{nope(id)}' id=1
+
+# ---- splits ----
+expect_out splits-10 0 "$(printf '%s\n' 1 2 3 4 5 6 7 8 9)" -- "$BIN" splits --rowkey '{id % 10}|{id}' --regions 10
+expect_out splits-100-on-10 0 "$(printf '%s\n' 10 20 30 40 50 60 70 80 90)" -- \
+  "$BIN" splits --rowkey 'salt-pad:id:100' --regions 10
+expect_out splits-hexstring 0 "$(printf '%s\n' 40000000 80000000 c0000000)" -- "$BIN" splits --regions 4
+expect_out splits-hex-legacy 0 "$(printf '%s\n' 3fffffff 7ffffffe bffffffd)" -- "$BIN" splits --regions 4 --algo hex-legacy
+expect_out splits-uniform 0 '\x80\x00\x00\x00\x00\x00\x00\x00' -- "$BIN" splits --regions 2 --algo uniform
+expect_out splits-phoenix 0 "$(printf '%s\n' '\x04' '\x08' '\x0c')" -- "$BIN" splits --rowkey '{phoenix_salt(16)}{id}' --regions 4
+expect_out splits-shell 0 "create 'events', {NAME => 'd', COMPRESSION => 'ZSTD', BLOOMFILTER => 'ROWCOL', BLOCKSIZE => '131072'}, SPLITS => [\"04\", \"08\", \"12\"]" -- \
+  "$BIN" splits --rowkey 'bucket-range:userId:16:ts:eventId' --regions 4 --format shell --table events \
+  --family d --codec zstd-hadoop --bloom rowcol --block-size 131072
+expect_out splits-json 0 '{"algorithm": "scheme", "regions": 2, "template": "{id % 10}|{id}", "splits": ["5"], "splits_hex": ["35"], "warnings": []}' -- \
+  "$BIN" splits --rowkey 'salt:id:10' --regions 2 --format json
+expect_grep splits-not-multiple 0 'warning: 10 buckets are not a multiple of 4 regions' -- \
+  "$BIN" splits --rowkey '{id % 10}|{id}' --regions 4
+expect_grep splits-unpadded 1 "sort '10' before '2'" -- "$BIN" splits --rowkey '{id % 16}|{id}' --regions 4
+expect_grep splits-uppercase 1 'lowercase' -- "$BIN" splits --rowkey '{upper(hex(md5(u), 4))}|{u}' --regions 4 --algo hex
+expect_grep splits-usage 2 'regions is required' -- "$BIN" splits --rowkey '{id % 10}|{id}'
+"$BIN" splits --rowkey '{hex(md5(u), 2)}|{u}' --regions 64 -o "$WORK/splits.txt" || fail "splits -o"
+[ "$(wc -l <"$WORK/splits.txt")" -eq 63 ] && [ "$(head -1 "$WORK/splits.txt")" == 04 ] &&
+  [ "$(tail -1 "$WORK/splits.txt")" == fc ] || fail "splits 64 regions on 2 hex chars"
+
+# ---- scan-ranges ----
+got=$("$BIN" scan-ranges --rowkey 'bucket-range:userId:16:ts:eventId' --from ts=1720695600000 --to ts=1720699200000 2>"$WORK/err")
+[ "$(wc -l <<<"$got")" -eq 16 ] || fail "scan-ranges: 16 ranges without userId: $got"
+[ "$(head -1 <<<"$got")" == "$(printf '00_1720695600000\t00_1720699200000')" ] || fail "scan-ranges first: $got"
+grep -q '16 ranges' "$WORK/err" || fail "scan-ranges count on stderr"
+expect_out scan-ranges-one 0 "$(printf '03_1720695600000\t03_1720699200000')" -- \
+  "$BIN" scan-ranges --rowkey 'bucket-range:userId:16:ts:eventId' --from ts=1720695600000 --to ts=1720699200000 userId=user39
+expect_out scan-ranges-shell 0 "scan 'ev', {STARTROW => \"03_1720695600000\", STOPROW => \"03_1720699200001\"}" -- \
+  "$BIN" scan-ranges --rowkey 'bucket-range:userId:16:ts:eventId' --from ts=1720695600000 --to ts=1720699200000 \
+  --to-inclusive userId=user39 --format shell --table ev
+expect_grep scan-ranges-no-order 2 'keeps the order' -- "$BIN" scan-ranges --rowkey '{reverse(ts)}' --from ts=1 --to ts=2
+
+# ---- lint ----
+expect_grep lint-clean 0 '0 errors, 0 warnings' -- "$BIN" lint --rowkey '{murmur3(userId) % 16 :02}_{ts}_{eventId}' --regions 16
+expect_grep lint-monotonic 1 'error   monotonic-prefix' -- "$BIN" lint --rowkey '{ts}_{userId}'
+expect_grep lint-regions 0 'warning buckets-vs-regions' -- "$BIN" lint --rowkey '{id % 10}|{id}' --regions 4
+expect_grep lint-reverse-time 0 'reversed-time' -- "$BIN" lint --rowkey '{hex(md5(u), 4)}|{reverse(ts)}'
+
+printf 'userId,eventId,ts\n"a|b",e1,1\nc,e2,2\nc,e2,3\n' >"$WORK/sample.csv"
+got=$("$BIN" lint --rowkey '{hex(md5(userId), 4)}|{userId}|{eventId}' --input "$WORK/sample.csv")
+rc=$?
+[ $rc -eq 1 ] || fail "lint sample: exit $rc"
+grep -q 'separator-in-values' <<<"$got" || fail "lint sample: separator: $got"
+grep -q 'duplicate-keys' <<<"$got" || fail "lint sample: duplicates: $got"
+grep -q '3 sample records' <<<"$got" || fail "lint sample: count: $got"
+printf 'userId\teventId\nx\ty\n' >"$WORK/sample.tsv"
+expect_grep lint-tsv 0 '1 sample record)' -- "$BIN" lint --rowkey '{hex(md5(userId), 4)}|{userId}|{eventId}' --input "$WORK/sample.tsv"
+expect_grep lint-json 1 '"code": "monotonic-prefix"' -- "$BIN" lint --rowkey '{ts}|{u}' --format json
+expect_grep lint-unknown-column 2 "unknown column 'nope'" -- "$BIN" lint --rowkey '{nope}' --input "$WORK/sample.csv"
+
+# ---- help ----
+for c in key splits scan-ranges lint; do
+  "$BIN" "$c" --help >/dev/null || fail "$c --help"
+done
+
+if [ $fails -ne 0 ]; then
+  echo "$fails failure(s)"
+  exit 1
+fi
+echo "scheme tools: all scenarios passed"
