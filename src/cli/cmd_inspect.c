@@ -480,9 +480,9 @@ static int stats(FILE *f, hfg_reader *r, int json) {
   fprintf(f, "  rows: %" PRIu64 "\n", st.rows);
   fprintf(f, "  families: %zu%s", st.family_count, st.families_truncated ? "+" : "");
   for (size_t i = 0; i < st.family_count; i++) {
-    fputs(i ? ", " : " (", f);
+    fputs(i ? ", \"" : " (\"", f);
     hfg_escape_fputs(f, st.family[i], st.family_len[i]);
-    if (i + 1 == st.family_count) fputc(')', f);
+    fputs(i + 1 == st.family_count ? "\")" : "\"", f);
   }
   fputc('\n', f);
   if (st.cells) {

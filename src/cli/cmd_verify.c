@@ -475,9 +475,9 @@ int cmd_verify(int argc, char **argv) {
     for (size_t i = 0; i < gn;) {
       size_t j = i;
       while (j < gn && !cmp_fam(&g[i], &g[j])) j++;
-      fputs(i ? ", " : " ", stdout);
+      fputs(i ? ", \"" : " \"", stdout);
       hfg_escape_fputs(stdout, g[i].fam, g[i].fam_len);
-      printf(" (%zu file%s)", j - i, j - i == 1 ? "" : "s");
+      printf("\" (%zu file%s)", j - i, j - i == 1 ? "" : "s");
       i = j;
     }
     fputc('\n', stdout);
@@ -492,9 +492,9 @@ int cmd_verify(int argc, char **argv) {
         nover++;
         fputs("FAIL ", stdout);
         print_region(stdout, &sp, g[i].region);
-        fputs(" family ", stdout);
+        fputs(" family \"", stdout);
         hfg_escape_fputs(stdout, g[i].fam, g[i].fam_len);
-        printf(": %zu files; completebulkload refuses more than %d per region and family "
+        printf("\": %zu files; completebulkload refuses more than %d per region and family "
                "(hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily)\n",
                j - i, MAX_FILES_PER_REGION_FAMILY);
       }

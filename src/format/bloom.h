@@ -26,7 +26,7 @@
  *
  * Errors: add/next_chunk/chunk_written/meta return 0 (or 1 where stated) or a
  * negative HFG_E* code. HFG_ENOMEM is sticky (every later call returns it);
- * HFG_EORDER and HFG_ESTATE leave the writer unchanged.
+ * HFG_EORDER, HFG_ESTATE and HFG_EINVAL leave the writer unchanged.
  */
 #ifndef HFG_FORMAT_BLOOM_H
 #define HFG_FORMAT_BLOOM_H

@@ -107,7 +107,9 @@ static int emit_block(void *ctx, hfg_block_type type, const uint8_t *payload, si
 static int write_bloom_chunks(hfg_writer *w, hfg_bloom_writer *b, int closing) {
   const uint8_t *data;
   size_t len;
-  while (b && hfg_bloom_writer_next_chunk(b, closing, &data, &len) == 1) {
+  int more;
+  while (b && (more = hfg_bloom_writer_next_chunk(b, closing, &data, &len)) != 0) {
+    if (more < 0) return hfg_err_set(&w->err, more, "bloom filter chunk: %s", hfg_strerror(more));
     uint64_t off;
     hfg_block_info info;
     int rc = emit_block(w, HFG_BT_BLOOM_CHUNK, data, len, &off, &info);
@@ -295,12 +297,12 @@ int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
 
   /* StoreFileWriter.append: blooms first, then the data block boundary. */
   if (w->bloom &&
-      hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len))
-    return hfg_err_set(&w->err, HFG_ENOMEM, "bloom filter");
+      (rc = hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len)))
+    return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
   if (c->type == HFG_TYPE_DELETE_FAMILY || c->type == HFG_TYPE_DELETE_FAMILY_VERSION) {
     w->delete_family_count++;
-    if (w->df_bloom && hfg_bloom_writer_add(w->df_bloom, c->row, c->row_len, NULL, 0))
-      return hfg_err_set(&w->err, HFG_ENOMEM, "delete-family bloom filter");
+    if (w->df_bloom && (rc = hfg_bloom_writer_add(w->df_bloom, c->row, c->row_len, NULL, 0)))
+      return hfg_err_set(&w->err, rc, "delete-family bloom filter: %s", hfg_strerror(rc));
   }
   if (!dup && w->block.len >= w->o.block_size) {
     rc = finish_data_block(w);

@@ -654,9 +654,26 @@ static int publish(job *j) {
 
 /* ---- the job ---- */
 
+/* mkdir -p */
+static int make_dirs(const char *path) {
+  char tmp[4096];
+  size_t n = strlen(path);
+  if (n == 0 || n >= sizeof tmp) return ENAMETOOLONG;
+  memcpy(tmp, path, n + 1);
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(tmp, 0755) && errno != EEXIST) return errno;
+    *p = '/';
+  }
+  if (mkdir(tmp, 0755) && errno != EEXIST) return errno;
+  return 0;
+}
+
 static int prepare_out_dir(job *j) {
   const char *out = j->o->out_dir;
-  if (mkdir(out, 0755) && errno != EEXIST) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
+  int e = make_dirs(out);
+  if (e) return fail(j, e == ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: %s", out, strerror(e));
   DIR *d = opendir(out);
   if (!d) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
   struct dirent *de;

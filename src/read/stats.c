@@ -57,8 +57,7 @@ int hfg_reader_stats(hfg_reader *r, hfg_stats *st) {
   hfg_scanner *s;
   if ((rc = hfg_scanner_new(r, &s))) return hfg_err_set(&r->err, rc, "out of memory");
   hfg_read_cell c;
-  /* the previous row is compared in place: it lives in the scanner's current
-   * block, or was copied here when the block changed */
+  /* rows are at most 32767 bytes (rowLength is a signed short) */
   uint8_t prev_row[32768];
   size_t prev_len = 0;
   int have_prev = 0;
