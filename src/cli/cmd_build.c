@@ -59,8 +59,13 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
   printf("  cells             %llu\n", (unsigned long long)s->cells);
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);
-  printf("  timestamp         %lld (rerun with --timestamp %lld to reproduce)\n",
-         (long long)s->timestamp, (long long)s->timestamp);
+  if (o->timestamp_column)
+    printf("  timestamp         from column %s (file names keyed by %lld: rerun with "
+           "--timestamp %lld to reproduce them)\n",
+           o->timestamp_column, (long long)s->timestamp, (long long)s->timestamp);
+  else
+    printf("  timestamp         %lld (rerun with --timestamp %lld to reproduce)\n",
+           (long long)s->timestamp, (long long)s->timestamp);
   if (s->long_keys)
     printf("  WARNING: %llu rowkeys are longer than 200 bytes (every cell repeats the key)\n",
            (unsigned long long)s->long_keys);
