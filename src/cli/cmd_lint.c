@@ -2,10 +2,9 @@
  * `hfilegen lint`: checks a rowkey template against the known HBase rowkey
  * red lines, on the template alone and on sample records.
  *
- * The sample is read by a deliberately small local reader (header row, one
- * record per line, comma or tab separated, RFC 4180 double quotes within a
- * line): the pipeline's record reader is a separate module, and a lint sample
- * needs none of its options. Exit code 1 when a finding is an error.
+ * Samples are read with the pipeline's record reader (header row; RFC 4180
+ * CSV, or TSV for *.tsv / --delimiter tab), so lint sees exactly the records
+ * build would. Exit code 1 when a finding is an error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "hfilegen/scheme.h"
-
-#define MAX_COLS 1024
+#include "pipeline/record_reader.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -29,46 +27,6 @@ static void usage(FILE *f) {
           "(tab when the name ends in .tsv). Exit 1 when any finding is an error.\n");
 }
 
-/* Splits one line in place into fields; quotes only with ',' delimiter.
- * Returns the field count or -1 on a malformed quote. */
-static int split_line(char *line, char delim, hfg_field *f, int maxf) {
-  int n = 0;
-  char *p = line;
-  for (;;) {
-    if (n == maxf) return -1;
-    if (delim == ',' && *p == '"') { /* quoted: "" is a quote; unquote in place */
-      char *w = ++p, *start = p;
-      for (;;) {
-        if (!*p) return -1;
-        if (*p == '"') {
-          if (p[1] == '"') {
-            *w++ = '"';
-            p += 2;
-            continue;
-          }
-          p++;
-          break;
-        }
-        *w++ = *p++;
-      }
-      f[n++] = (hfg_field){start, (size_t)(w - start)};
-      if (*p != delim && *p) return -1;
-    } else {
-      char *e = strchr(p, delim);
-      if (!e) e = p + strlen(p);
-      f[n++] = (hfg_field){p, (size_t)(e - p)};
-      p = e;
-    }
-    if (!*p) return n;
-    p++; /* delimiter */
-  }
-}
-
-static void chomp(char *s) {
-  size_t n = strlen(s);
-  while (n && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = '\0';
-}
-
 int cmd_lint(int argc, char **argv) {
   const char *tmpl = NULL, *fmt = "text", *delim_s = NULL;
   const char **inputs = calloc((size_t)argc, sizeof *inputs);
@@ -78,12 +36,7 @@ int cmd_lint(int argc, char **argv) {
   hfg_scheme *s = NULL;
   hfg_lint *l = NULL;
   hfg_findings *fs = NULL;
-  char **header = NULL;
-  int nheader = 0;
-  hfg_field *fields = calloc(MAX_COLS, sizeof *fields);
-  char *line = NULL;
-  size_t cap = 0;
-  if (!inputs || !fields) goto out;
+  if (!inputs) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -125,63 +78,53 @@ int cmd_lint(int argc, char **argv) {
     goto out;
   }
   char err[512];
-  size_t nrec = 0;
-  for (size_t k = 0; k < ninputs; k++) {
-    const char *path = inputs[k];
-    size_t pl = strlen(path);
-    char delim = delim_s ? (delim_s[0] == ',' ? ',' : '\t') : (pl > 4 && !strcmp(path + pl - 4, ".tsv") ? '\t' : ',');
-    FILE *in = fopen(path, "r");
-    if (!in) {
-      perror(path);
-      rc = 2;
+  size_t nrec = 0, nbad = 0;
+  if (ninputs) {
+    /* the pipeline's record reader: RFC 4180 CSV (quoted newlines too) or TSV */
+    size_t pl = strlen(inputs[0]);
+    int tsv = delim_s ? strcmp(delim_s, ",") != 0 : (pl > 4 && !strcmp(inputs[0] + pl - 4, ".tsv"));
+    hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
+    io.format = tsv ? HFG_INPUT_TSV : HFG_INPUT_CSV;
+    io.has_header = 1;
+    hfg_record_reader *rr = NULL;
+    if (hfg_record_reader_open(inputs, ninputs, &io, &rr, err, sizeof err)) {
+      fprintf(stderr, "hfilegen lint: %s\n", err);
       goto out;
     }
-    long lineno = 0;
-    int bad = 0;
-    while (getline(&line, &cap, in) >= 0 && !bad) {
-      lineno++;
-      chomp(line);
-      int n = split_line(line, delim, fields, MAX_COLS);
-      if (n < 0) {
-        fprintf(stderr, "hfilegen lint: %s line %ld: malformed quoting or more than %d fields\n", path, lineno, MAX_COLS);
-        bad = 1;
-        break;
-      }
-      if (lineno == 1) { /* header */
-        if (!header) {
-          header = calloc((size_t)n, sizeof *header);
-          if (!header) bad = 1;
-          for (int c = 0; c < n && !bad; c++)
-            if (!(header[nheader++] = strndup(fields[c].p, fields[c].len))) bad = 1;
-          if (!bad && hfg_scheme_compile(tmpl, (const char *const *)header, (size_t)nheader, &s, err, sizeof err)) {
-            fprintf(stderr, "hfilegen lint: --rowkey against the columns of %s: %s\n", path, err);
-            bad = 1;
-          }
-          if (!bad && hfg_lint_new(s, regions, &l)) bad = 1;
-        } else {
-          int same = n == nheader;
-          for (int c = 0; c < n && same; c++)
-            same = strlen(header[c]) == fields[c].len && !memcmp(header[c], fields[c].p, fields[c].len);
-          if (!same) {
-            fprintf(stderr, "hfilegen lint: %s: header differs from the first input's\n", path);
-            bad = 1;
-          }
-        }
+    size_t ncols = 0;
+    const char *const *names = hfg_record_reader_columns(rr, &ncols);
+    if (hfg_scheme_compile(tmpl, names, ncols, &s, err, sizeof err)) {
+      fprintf(stderr, "hfilegen lint: --rowkey against the columns of %s: %s\n", inputs[0], err);
+      hfg_record_reader_free(rr);
+      goto out;
+    }
+    if (hfg_lint_new(s, regions, &l)) {
+      fprintf(stderr, "hfilegen lint: out of memory\n");
+      hfg_record_reader_free(rr);
+      goto out;
+    }
+    hfg_record rec;
+    int r;
+    while (nrec < maxrec && (r = hfg_record_reader_next(rr, &rec)) != 0) {
+      if (r == HFG_EPARSE) {
+        if (nbad++ < 5)
+          fprintf(stderr, "hfilegen lint: %s line %llu: %s (record skipped)\n", rec.file,
+                  (unsigned long long)rec.line, rec.reason);
         continue;
       }
-      if (nrec >= maxrec) break;
-      if (n == 1 && fields[0].len == 0) continue; /* blank line */
-      if (hfg_lint_add(l, fields, (size_t)n)) {
+      if (r < 0) {
+        fprintf(stderr, "hfilegen lint: %s\n", hfg_record_reader_errmsg(rr));
+        hfg_record_reader_free(rr);
+        goto out;
+      }
+      if (hfg_lint_add(l, rec.fields, rec.nfields)) {
         fprintf(stderr, "hfilegen lint: out of memory\n");
-        bad = 1;
+        hfg_record_reader_free(rr);
+        goto out;
       }
       nrec++;
     }
-    fclose(in);
-    if (bad) {
-      rc = 2;
-      goto out;
-    }
+    hfg_record_reader_free(rr);
   }
   if (!s) { /* no sample: columns from the template */
     if (hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) {
@@ -226,10 +169,6 @@ out:
   hfg_findings_free(fs);
   hfg_lint_free(l);
   hfg_scheme_free(s);
-  for (int i = 0; i < nheader; i++) free(header[i]);
-  free(header);
-  free(line);
-  free(fields);
   free(inputs);
   return rc;
 }
