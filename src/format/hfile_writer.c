@@ -47,6 +47,7 @@ struct hfg_writer {
   hfg_buf block;      /* current data block payload */
   hfg_buf out;        /* encoded bytes of the block being written */
   hfg_buf last_key;   /* key of the last cell appended */
+  hfg_cell last;      /* that key's parts, pointing into last_key */
   hfg_buf first_key;  /* key of the first cell of the current block */
   hfg_buf prev_block_last_key;
   hfg_buf index_key;
@@ -281,12 +282,10 @@ int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
 
   int dup = 0;
   if (w->last_key.len) {
-    hfg_cell last;
-    hfg_kv_parse_key(w->last_key.p, w->last_key.len, &last);
-    int cmp = hfg_kv_compare(c, &last);
+    int cmp = hfg_kv_compare(c, &w->last);
     if (cmp < 0) {
       char a[400], b[400];
-      describe_key(&last, a, sizeof a);
+      describe_key(&w->last, a, sizeof a);
       describe_key(c, b, sizeof b);
       return hfg_err_set(&w->err, HFG_EORDER,
                          "cell out of order: %s appended after %s (cells must be in HBase order)",
@@ -318,6 +317,15 @@ int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
   w->block.len += cell_len;
   hfg_buf_reset(&w->last_key);
   hfg_buf_append(&w->last_key, cell + 8, key_len);
+  /* the key's parts, without parsing: key = rowLen(2) row famLen(1) fam qual ts(8) type(1) */
+  w->last.row = w->last_key.p + 2;
+  w->last.row_len = c->row_len;
+  w->last.family = w->last.row + c->row_len + 1;
+  w->last.family_len = c->family_len;
+  w->last.qualifier = w->last.family + c->family_len;
+  w->last.qualifier_len = c->qualifier_len;
+  w->last.timestamp = c->timestamp;
+  w->last.type = c->type;
   if (w->block.len == cell_len) {
     hfg_buf_reset(&w->first_key);
     if (hfg_buf_append(&w->first_key, cell + 8, key_len))

@@ -61,6 +61,7 @@ typedef struct cellcol {
   size_t column;            /* input column index */
   size_t family;            /* index into job.families */
   char *qualifier;
+  size_t qualifier_len;
   hfg_value_encoding enc;
 } cellcol;
 
@@ -81,6 +82,7 @@ typedef struct job {
   hfg_splits splits;
   hfg_scheme *scheme;
   char **families;
+  size_t *family_len;
   size_t nfamilies;
   cellcol *cols;            /* sorted by (family, qualifier) */
   size_t ncols;
@@ -177,10 +179,10 @@ static int setup_columns(job *j, char *const *names, size_t n) {
     cc->column = c;
     cc->family = family_index(j, fam);
     cc->qualifier = hfg_strdup(qual);
+    j->ncols++; /* counted at once: the job's cleanup frees the qualifier on any failure */
     if (cc->family == SIZE_MAX || !cc->qualifier) return fail(j, HFG_ENOMEM, "out of memory");
     if (hfg_value_encoding_parse(enc, &cc->enc))
       return fail(j, HFG_EINVAL, "column %s: unknown encoding '%s'", names[c], enc);
-    j->ncols++;
   }
   for (size_t m = 0; m < o->nmappings; m++) {
     const char *eq = strchr(o->mappings[m], '=');
@@ -193,6 +195,10 @@ static int setup_columns(job *j, char *const *names, size_t n) {
   }
   if (j->ncols == 0) return fail(j, HFG_EINVAL, "no column is mapped to a cell");
   qsort_r(j->cols, j->ncols, sizeof *j->cols, cellcol_cmp, j->families);
+  j->family_len = hfg_calloc(j->nfamilies, sizeof *j->family_len);
+  if (!j->family_len) return fail(j, HFG_ENOMEM, "out of memory");
+  for (size_t f = 0; f < j->nfamilies; f++) j->family_len[f] = strlen(j->families[f]);
+  for (size_t i = 0; i < j->ncols; i++) j->cols[i].qualifier_len = strlen(j->cols[i].qualifier);
   return 0;
 }
 
@@ -327,8 +333,9 @@ static int ingest(job *j, hfg_record_reader *rr) {
 
 typedef struct fwriter {
   hfg_writer *w;
-  size_t file; /* index into job.files, or SIZE_MAX */
-  unsigned count;
+  size_t file;     /* index into job.files */
+  unsigned count;  /* files opened for this region and family */
+  hfg_buf last_row; /* last row appended to the open file (thread-local) */
 } fwriter;
 
 static int add_file(job *j, size_t region, size_t fam, unsigned seq, size_t *out) {
@@ -382,7 +389,10 @@ static int close_writer(job *j, fwriter *fw) {
     outfile *f = &j->files[fw->file];
     f->bytes = hfg_writer_bytes(fw->w);
     f->cells = hfg_writer_entries(fw->w);
+    f->last_row = hfg_memdup(fw->last_row.p, fw->last_row.len);
+    f->last_len = fw->last_row.len;
     pthread_mutex_unlock(&j->lock);
+    if (!f->last_row && fw->last_row.len) rc = fail(j, HFG_ENOMEM, "out of memory");
     atomic_fetch_add(&j->out_bytes, f->bytes);
   }
   hfg_writer_free(fw->w);
@@ -414,9 +424,12 @@ static int open_writer(job *j, size_t region, size_t fam, fwriter *fw, const uin
   pthread_mutex_lock(&j->lock);
   j->files[idx].first_row = hfg_memdup(row, rlen);
   j->files[idx].first_len = rlen;
+  int oom = !j->files[idx].first_row;
   pthread_mutex_unlock(&j->lock);
   fw->file = idx;
   fw->count++;
+  /* the manifest needs the first row: a NULL one would be dereferenced there */
+  if (oom) return fail(j, HFG_ENOMEM, "out of memory");
   return 0;
 }
 
@@ -457,8 +470,8 @@ static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, siz
       q += 4;
       if (vl == ABSENT) continue;
       if (j->cols[i].family == f) {
-        hfg_cell c = {key, klen, (const uint8_t *)j->families[f], strlen(j->families[f]),
-                      (const uint8_t *)j->cols[i].qualifier, strlen(j->cols[i].qualifier), ts,
+        hfg_cell c = {key, klen, (const uint8_t *)j->families[f], j->family_len[f],
+                      (const uint8_t *)j->cols[i].qualifier, j->cols[i].qualifier_len, ts,
                       HFG_TYPE_PUT, q, vl, NULL, 0};
         if (hfg_writer_append(fw->w, &c))
           return fail(j, hfg_writer_status(fw->w), "%s", hfg_writer_errmsg(fw->w));
@@ -466,20 +479,16 @@ static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, siz
       }
       q += vl;
     }
-    /* remember the last row of the open file */
-    pthread_mutex_lock(&j->lock);
-    outfile *of = &j->files[fw->file];
-    if (of->last_len < klen || !of->last_row) {
-      hfg_free(of->last_row);
-      of->last_row = hfg_malloc(klen);
-    }
-    if (of->last_row) memcpy(of->last_row, key, klen);
-    of->last_len = klen;
-    pthread_mutex_unlock(&j->lock);
+    hfg_buf_reset(&fw->last_row);
+    if (hfg_buf_append(&fw->last_row, key, klen)) return fail(j, HFG_ENOMEM, "out of memory");
   }
   rs->rows++;
   return 0;
 }
+
+/* prev_key holds the row key followed by line:be64 and file:be16 of its record. */
+static uint16_t prev_key_file(const hfg_buf *b, size_t klen) { return hfg_get_be16(b->p + klen + 8); }
+static uint64_t prev_key_line(const hfg_buf *b, size_t klen) { return hfg_get_be64(b->p + klen); }
 
 static int emit_region(job *j, size_t region) {
   hfg_build_region *rs = &j->sum->regions[region];
@@ -491,50 +500,75 @@ static int emit_region(job *j, size_t region) {
     hfg_sort_iter_close(it);
     return fail(j, HFG_ENOMEM, "out of memory");
   }
+  /* Records come sorted by (rowkey, input order). A row is emitted when the next
+   * record's key differs; with --on-duplicate last the pending record must be kept
+   * across the iterator call, so only that mode copies it. */
   const uint8_t *rec, *pend = NULL;
   size_t len, pend_len = 0;
-  uint8_t *hold = NULL; /* copy of the pending record of a duplicate group */
+  uint8_t *hold = NULL;
+  size_t hold_cap = 0;
+  hfg_buf prev_key = HFG_BUF_INIT; /* key of the last emitted row (error/first modes) */
+  int have_prev = 0;
   int rc;
+  const int policy = j->o->on_duplicate;
   while (!atomic_load(&j->failed) && (rc = hfg_sort_iter_next(it, &rec, &len, &e)) > 0) {
-    if (pend && hfg_rec_klen(pend) == hfg_rec_klen(rec) &&
-        !memcmp(hfg_rec_key(pend), hfg_rec_key(rec), hfg_rec_klen(rec))) {
-      /* equal rowkeys: the records are in input order */
-      if (j->o->on_duplicate == HFG_DUP_ERROR) {
-        size_t pl1, pl2;
-        const uint8_t *p1 = hfg_rec_payload(pend, pend_len, &pl1);
-        const uint8_t *p2 = hfg_rec_payload(rec, len, &pl2);
-        const char *f1, *f2;
-        record_names(j, hfg_get_be16(p1 + 16), &f1);
-        record_names(j, hfg_get_be16(p2 + 16), &f2);
-        hfg_buf kb = HFG_BUF_INIT;
-        hfg_escape(&kb, hfg_rec_key(rec), hfg_rec_klen(rec) > 200 ? 200 : hfg_rec_klen(rec));
-        fail(j, HFG_EDUP,
-             "duplicate rowkey '%.*s': %s line %llu and %s line %llu (use --on-duplicate "
-             "last|first to keep one)",
-             (int)kb.len, kb.p ? (char *)kb.p : "", f1,
-             (unsigned long long)hfg_get_be64(p1 + 8), f2,
-             (unsigned long long)hfg_get_be64(p2 + 8));
-        hfg_buf_free(&kb);
-        break;
+    size_t klen = hfg_rec_klen(rec);
+    const uint8_t *key = hfg_rec_key(rec);
+    if (policy == HFG_DUP_LAST) {
+      if (pend && (hfg_rec_klen(pend) != klen || memcmp(hfg_rec_key(pend), key, klen))) {
+        if (emit_row(j, region, fws, pend, pend_len, rs)) break;
+      } else if (pend) {
+        __atomic_fetch_add(&j->sum->duplicates_dropped, 1, __ATOMIC_RELAXED);
       }
-      j->sum->duplicates_dropped++;
-      if (j->o->on_duplicate == HFG_DUP_FIRST) continue;
-    } else if (pend) {
-      if (emit_row(j, region, fws, pend, pend_len, rs)) break;
+      if (len > hold_cap) {
+        uint8_t *cp = hfg_realloc(hold, len);
+        if (!cp) {
+          fail(j, HFG_ENOMEM, "out of memory");
+          break;
+        }
+        hold = cp;
+        hold_cap = len;
+      }
+      memcpy(hold, rec, len);
+      pend = hold;
+      pend_len = len;
+      continue;
     }
-    /* the iterator's record is valid until the next call: keep a copy */
-    uint8_t *cp = hfg_realloc(hold, len);
-    if (!cp) {
+    if (have_prev && prev_key.len == klen && !memcmp(prev_key.p, key, klen)) {
+      if (policy == HFG_DUP_FIRST) {
+        __atomic_fetch_add(&j->sum->duplicates_dropped, 1, __ATOMIC_RELAXED);
+        continue;
+      }
+      size_t pl2;
+      const uint8_t *p2 = hfg_rec_payload(rec, len, &pl2);
+      const char *f1, *f2;
+      record_names(j, (uint16_t)(prev_key_file(&prev_key, klen)), &f1);
+      record_names(j, hfg_get_be16(p2 + 16), &f2);
+      hfg_buf kb = HFG_BUF_INIT;
+      hfg_escape(&kb, key, klen > 200 ? 200 : klen);
+      fail(j, HFG_EDUP,
+           "duplicate rowkey '%.*s': %s line %llu and %s line %llu (use --on-duplicate "
+           "last|first to keep one)",
+           (int)kb.len, kb.p ? (char *)kb.p : "", f1,
+           (unsigned long long)prev_key_line(&prev_key, klen), f2,
+           (unsigned long long)hfg_get_be64(p2 + 8));
+      hfg_buf_free(&kb);
+      break;
+    }
+    /* remember this row's key and provenance, then emit it */
+    size_t pl;
+    const uint8_t *p = hfg_rec_payload(rec, len, &pl);
+    hfg_buf_reset(&prev_key);
+    if (hfg_buf_append(&prev_key, key, klen) || hfg_buf_append(&prev_key, p + 8, 10)) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;
     }
-    hold = cp;
-    memcpy(hold, rec, len);
-    pend = hold;
-    pend_len = len;
+    have_prev = 1;
+    if (emit_row(j, region, fws, rec, len, rs)) break;
   }
   if (rc < 0) fail(j, e.code, "%s", e.msg);
   if (!atomic_load(&j->failed) && pend) emit_row(j, region, fws, pend, pend_len, rs);
+  hfg_buf_free(&prev_key);
   for (size_t f = 0; f < j->nfamilies; f++) {
     if (!fws[f].w) continue;
     if (atomic_load(&j->failed)) {
@@ -546,6 +580,7 @@ static int emit_region(job *j, size_t region) {
     }
     rs->files += fws[f].count;
   }
+  for (size_t f = 0; f < j->nfamilies; f++) hfg_buf_free(&fws[f].last_row);
   hfg_free(hold);
   hfg_free(fws);
   hfg_sort_iter_close(it);
@@ -565,15 +600,19 @@ static void *emit_worker(void *arg) {
 
 /* ---- publish ---- */
 
+/* The escaped form of util/escape.h inside a JSON string. Written byte by
+ * byte without a buffer: an allocation failure here used to drop the key
+ * silently and publish a wrong manifest. */
 static void json_str(FILE *f, const uint8_t *p, size_t n) {
+  static const char hex[] = "0123456789abcdef";
   fputc('"', f);
-  hfg_buf b = HFG_BUF_INIT;
-  hfg_escape(&b, p, n);
-  for (size_t i = 0; i < b.len; i++) {
-    if (b.p[i] == '\\' || b.p[i] == '"') fputc('\\', f);
-    fputc(b.p[i], f);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t c = p[i];
+    if (c == '\\') fputs("\\\\\\\\", f); /* \\ escaped for JSON */
+    else if (c == '"') fputs("\\\"", f);
+    else if (c >= 0x20 && c <= 0x7e) fputc(c, f);
+    else fprintf(f, "\\\\x%c%c", hex[c >> 4], hex[c & 15]);
   }
-  hfg_buf_free(&b);
   fputc('"', f);
 }
 
@@ -784,16 +823,21 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
       names = owned;
       ncols = o->ncolumns;
     }
+    if (!o->header && !owned) {
+      rc = fail(j, HFG_ENOMEM, "out of memory");
+      goto done;
+    }
     if (!names || ncols == 0) {
       hfg_free(owned);
       rc = fail(j, HFG_EINVAL, "no column names: give a header row or --columns");
       goto done;
     }
     char msg[512];
-    if (hfg_scheme_compile(o->rowkey, (const char *const *)names, ncols, &j->scheme, msg,
-                           sizeof msg)) {
+    int crc = hfg_scheme_compile(o->rowkey, (const char *const *)names, ncols, &j->scheme, msg,
+                                 sizeof msg);
+    if (crc) {
       hfg_free(owned);
-      rc = fail(j, HFG_EINVAL, "rowkey '%s': %s", o->rowkey, msg);
+      rc = fail(j, crc == HFG_ENOMEM ? HFG_ENOMEM : HFG_EINVAL, "rowkey '%s': %s", o->rowkey, msg);
       goto done;
     }
     rc = setup_columns(j, names, ncols);
@@ -863,6 +907,7 @@ done:
   hfg_splits_free(&j->splits);
   for (size_t i = 0; i < j->nfamilies; i++) hfg_free(j->families[i]);
   hfg_free(j->families);
+  hfg_free(j->family_len);
   for (size_t i = 0; i < j->ncols; i++) hfg_free(j->cols[i].qualifier);
   hfg_free(j->cols);
   for (size_t i = 0; i < j->nfiles; i++) {
