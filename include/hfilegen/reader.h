@@ -165,15 +165,17 @@ typedef struct hfg_index_summary {
  * does the work; later ones return the cached result. */
 int hfg_reader_load_index(hfg_reader *r, hfg_index_summary *out);
 
-/* Data blocks in index order, after hfg_reader_load_index. The key is the index
- * key stored for the block (possibly a shortened "fake" key). */
+/* Data blocks in index order, after hfg_reader_load_index (before it: count 0,
+ * HFG_ESTATE). The key is the index key stored for the block (possibly a
+ * shortened "fake" key). */
 size_t hfg_reader_data_block_count(const hfg_reader *r);
 int hfg_reader_data_block(const hfg_reader *r, size_t i, hfg_index_entry *out);
 
 /* Walks the index from the root down to the data block that may hold key
  * (the last block whose index key <= key). Returns 1 and its entry, or 0 when
  * key sorts before the first index key (it is before every cell). Needs no
- * prior load; uses it when present. */
+ * prior load; uses it when present. Without a load, out->key is borrowed until
+ * the next hfg_reader_locate call. HFG_EUNSUPPORTED for hbase:meta files. */
 int hfg_reader_locate(hfg_reader *r, const uint8_t *key, size_t key_len, hfg_index_entry *out);
 
 /* ---- blocks ---- */

@@ -355,7 +355,7 @@ static int blocks(FILE *f, hfg_reader *r, int json) {
 
 /* ---- cells ---- */
 
-static int cells(FILE *f, hfg_reader *r, const opts *o, const char *path, const char **err) {
+static int cells(FILE *f, hfg_reader *r, const opts *o, const char **err) {
   hfg_scanner *s;
   int rc = hfg_scanner_new(r, &s);
   if (rc) {
@@ -402,7 +402,6 @@ static int cells(FILE *f, hfg_reader *r, const opts *o, const char *path, const 
   }
   if (o->json) fputc(']', f);
   if (rc < 0) *err = hfg_scanner_errmsg(s);
-  (void)path;
   hfg_scanner_free(s);
   return rc < 0 ? rc : 0;
 }
@@ -535,15 +534,15 @@ static int inspect_one(const char *path, const opts *o) {
     rc = json_report(f, r, path);
     if (!rc && o->blocks) rc = blocks(f, r, 1);
     if (!rc && o->stats) rc = stats(f, r, 1);
-    if (!rc && o->cells) rc = cells(f, r, o, path, &err);
+    if (!rc && o->cells) rc = cells(f, r, o, &err);
     fputs("}", f);
   } else if (o->tsv) {
-    rc = cells(f, r, o, path, &err);
+    rc = cells(f, r, o, &err);
   } else {
     if (!sections) rc = text_report(f, r, path);
     if (!rc && o->blocks) rc = blocks(f, r, 0);
     if (!rc && o->stats) rc = stats(f, r, 0);
-    if (!rc && o->cells) rc = cells(f, r, o, path, &err);
+    if (!rc && o->cells) rc = cells(f, r, o, &err);
   }
   if (rc) {
     fflush(f);

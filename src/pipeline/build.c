@@ -67,6 +67,7 @@ typedef struct cellcol {
 
 typedef struct outfile {
   size_t region, family;
+  unsigned seq; /* n-th file of its region and family */
   char *tmp_path, *final_path, *name;
   uint8_t *first_row, *last_row;
   size_t first_len, last_len;
@@ -372,7 +373,7 @@ static int add_file(job *j, size_t region, size_t fam, unsigned seq, size_t *out
     j->capfiles = cap;
   }
   memset(&j->files[j->nfiles], 0, sizeof *j->files);
-  j->files[j->nfiles] = (outfile){.region = region, .family = fam, .tmp_path = tmp,
+  j->files[j->nfiles] = (outfile){.region = region, .family = fam, .seq = seq, .tmp_path = tmp,
                                   .final_path = fin, .name = nm};
   *out = j->nfiles++;
   pthread_mutex_unlock(&j->lock);
@@ -508,6 +509,7 @@ static int emit_region(job *j, size_t region) {
   uint8_t *hold = NULL;
   size_t hold_cap = 0;
   hfg_buf prev_key = HFG_BUF_INIT; /* key of the last emitted row (error/first modes) */
+  size_t prev_klen = 0;
   int have_prev = 0;
   int rc;
   const int policy = j->o->on_duplicate;
@@ -534,7 +536,7 @@ static int emit_region(job *j, size_t region) {
       pend_len = len;
       continue;
     }
-    if (have_prev && prev_key.len == klen && !memcmp(prev_key.p, key, klen)) {
+    if (have_prev && prev_klen == klen && !memcmp(prev_key.p, key, klen)) {
       if (policy == HFG_DUP_FIRST) {
         __atomic_fetch_add(&j->sum->duplicates_dropped, 1, __ATOMIC_RELAXED);
         continue;
@@ -563,6 +565,7 @@ static int emit_region(job *j, size_t region) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;
     }
+    prev_klen = klen;
     have_prev = 1;
     if (emit_row(j, region, fws, rec, len, rs)) break;
   }
@@ -662,7 +665,16 @@ static int manifest_body(job *j, FILE *f) {
   return 0;
 }
 
+/* Regions finish in any order; the manifest lists files by region, family, sequence. */
+static int outfile_cmp(const void *a, const void *b) {
+  const outfile *x = a, *y = b;
+  if (x->region != y->region) return x->region < y->region ? -1 : 1;
+  if (x->family != y->family) return x->family < y->family ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static int publish(job *j) {
+  qsort(j->files, j->nfiles, sizeof *j->files, outfile_cmp);
   size_t done = 0;
   int rc = 0;
   for (; done < j->nfiles && !rc; done++) {

@@ -20,8 +20,9 @@ static const char *const MAGIC[HFG_BLOCK_TYPE_COUNT_] = {
     "IDXINTE2", "IDXROOT2", "FILEINF2", "BLMFMET2", "DFBLMET2",
 };
 static const char *const NAME[HFG_BLOCK_TYPE_COUNT_] = {
-    "DATA",     "ENCODED_DATA", "LEAF_INDEX", "BLOOM_CHUNK",        "META",
-    "INTERMEDIATE_INDEX", "ROOT_INDEX", "FILE_INFO", "GENERAL_BLOOM_META",
+    "DATA",      "ENCODED_DATA",       "LEAF_INDEX",
+    "BLOOM_CHUNK", "META",             "INTERMEDIATE_INDEX",
+    "ROOT_INDEX", "FILE_INFO",         "GENERAL_BLOOM_META",
     "DELETE_FAMILY_BLOOM_META",
 };
 

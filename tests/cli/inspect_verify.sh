@@ -144,6 +144,7 @@ rc_is 0 "verify fixtures"
 has "$OUT" "OK $NONE: 5000 cells, 5000 rows, 22 blocks" "verify fixtures"
 has "$OUT" "OK $NONUNIQ: 4200 cells, 200 rows" "verify fixtures"
 has "$OUT" "PASS: 9 HFiles verified" "verify fixtures"
+has "$OUT" 'families: "" (9 files)' "verify fixtures"
 
 run "$H" verify --quiet "$NONE"
 rc_is 0 "verify quiet"
@@ -174,7 +175,7 @@ echo 'not an hfile' >"$TMP/out/cf/notes.txt"
 run "$H" verify "$TMP/out"
 rc_is 1 "verify dir"
 has "$OUT" "SKIP $TMP/out/manifest.json: not a family directory" "verify dir"
-has "$OUT" "SKIP $TMP/out/cf/notes.txt: no HFile trailer" "verify dir"
+has "$OUT" "FAIL $TMP/out/cf/notes.txt: file of 13 bytes is too small to hold the 4096-byte v3 trailer" "verify dir (a non-HFile in a family dir fails: its rows would be missing)"
 has "$OUT" "cells are of family \"\" but the file lies in family directory \"cf\"" "verify dir"
 grep -q "_tmp\|_SUCCESS\|_partial\|hidden" <<<"$OUT" && fail "verify dir: a _/. entry was looked at"
 mkdir -p "$TMP/nothing/cf"
@@ -200,7 +201,7 @@ args=()
 for i in $(seq 33); do args+=("$NONE"); done
 run "$H" verify --quiet --splits "$TMP/splits2.txt" "${args[@]}"
 rc_is 1 "splits per region"
-has "$OUT" 'FAIL region 0 [-inf, "hudi-key-000020000") family : 33 files; completebulkload refuses more than 32' "splits per region"
+has "$OUT" 'FAIL region 0 [-inf, "hudi-key-000020000") family "": 33 files; completebulkload refuses more than 32' "splits per region"
 
 printf 'b\na\n' >"$TMP/bad_splits.txt"
 run "$H" verify --splits "$TMP/bad_splits.txt" "$NONE"
@@ -211,6 +212,31 @@ run "$H" verify --splits "$TMP/bad_splits.txt" "$NONE"
 rc_is 2 "bad escape in splits"
 run "$H" verify
 rc_is 2 "verify without files"
+
+# ---- a directory written by `hfilegen build` (another command: skipped when it
+# cannot run, so this test judges verify, not build) ----
+(echo "id,name"; for i in $(seq 1 3000); do echo "$i,n$i"; done) >"$TMP/in.csv"
+printf 'k2\n' >"$TMP/build_splits.txt"
+if "$H" build --rowkey 'k{id}' --out "$TMP/built" --splits "$TMP/build_splits.txt" \
+     --bloom row --quiet "$TMP/in.csv" >/dev/null 2>&1; then
+  run "$H" verify --splits "$TMP/build_splits.txt" "$TMP/built"
+  rc_is 0 "verify built dir"
+  has "$OUT" 'families: "cf" (2 files)' "verify built dir"
+  has "$OUT" 'region 1 ["k2", +inf)' "verify built dir"
+  has "$OUT" "PASS: 2 HFiles verified, each inside one region" "verify built dir"
+  f=$(ls "$TMP/built/cf" | head -n 1)
+  run "$H" inspect "$TMP/built/cf/$f"
+  rc_is 0 "inspect built file"
+  has "$OUT" "BLOOM_FILTER_TYPE = ROW" "inspect built file"
+  has "$OUT" "type: ROW" "inspect built file"
+  printf 'k15\n' >"$TMP/build_splits2.txt"
+  run "$H" verify --splits "$TMP/build_splits2.txt" "$TMP/built"
+  rc_is 1 "verify built dir, other splits"
+  has "$OUT" 'span regions 0..1; completebulkload would split it at the end of region 0 [-inf, "k15")' \
+    "verify built dir, other splits"
+else
+  echo "note: 'hfilegen build' did not run; the built-directory scenario was skipped"
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# CLI scenarios for `hfilegen build`: output equals an independent Python oracle, spills
+# change nothing, reruns are byte-identical, failures publish nothing, duplicates policy,
+# non-empty output refused, job file with flag overrides.
+#   bash tests/cli/build.sh HFILEGEN SOURCE_DIR
+set -u
+H=$1
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+passes=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+cells_of() { # all cells of a build output, in row order across files
+  for f in "$1"/cf/*; do "$H" inspect --cells --tsv "$f"; done | LC_ALL=C sort -t$'\t' -k1,1 -k3,3 -s
+}
+TS=1720695600000
+
+# 1. the sample against the oracle
+"$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/a" \
+  --codec gz --timestamp $TS --quiet "$SRC/samples/orders.csv"
+check "sample build succeeds" '[ -f "$T/a/_SUCCESS" ] && [ $(ls "$T/a/cf" | wc -l) -eq 10 ]'
+python3 "$SRC/tests/cli/expected_cells.py" "$SRC/samples/orders.csv" $TS > "$T/expected.tsv"
+cells_of "$T/a" > "$T/got.tsv"
+check "cells equal the independent oracle ($(wc -l < "$T/expected.tsv") cells)" 'cmp -s "$T/expected.tsv" "$T/got.tsv"'
+check "verify passes against the splits" '"$H" verify --quiet --splits "$SRC/samples/splits/salt10.txt" "$T/a" >/dev/null'
+check "no temporary names left" '[ -z "$(find "$T/a" -name "_*" ! -name _SUCCESS)" ]'
+
+# 2. a rerun with the same timestamp is byte-identical
+"$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/b" \
+  --codec gz --timestamp $TS --quiet "$SRC/samples/orders.csv"
+check "rerun is byte-identical" 'diff -r "$T/a" "$T/b" >/dev/null'
+
+# 3. spills and multi-pass merges change nothing (120k rows, 8 MiB budget)
+python3 "$SRC/tools/make_sample.py" 120000 "$T/big.csv"
+"$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/mem" \
+  --codec lz4 --timestamp $TS --quiet "$T/big.csv"
+"$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/spill" \
+  --codec lz4 --timestamp $TS --memory 8m --tmp-dir "$T" "$T/big.csv" > "$T/spill.out"
+check "the small budget spilled" 'grep -q "spill runs *[1-9]" "$T/spill.out"'
+check "spilled output is byte-identical to the in-memory one" 'diff -r "$T/mem" "$T/spill" >/dev/null'
+check "spill runs removed" '[ -z "$(ls "$T" | grep run)" ]'
+
+# 4. a duplicate rowkey fails the job (default) and nothing is published
+printf 'id,v\n1,a\n2,b\n1,c\n' > "$T/dup.csv"
+"$H" build --rowkey '{id}' --out "$T/d1" --quiet "$T/dup.csv" 2> "$T/dup.err"
+check "duplicate fails with exit 1" '[ $? -ne 0 ]'
+check "error names both input lines" 'grep -q "line 2 and .*line 4" "$T/dup.err"'
+check "nothing published after a failure" '[ ! -e "$T/d1/_SUCCESS" ] && [ -z "$(find "$T/d1" -type f ! -name "_*")" ]'
+"$H" build --rowkey '{id}' --out "$T/d2" --on-duplicate last --timestamp 5 --quiet "$T/dup.csv"
+check "--on-duplicate last keeps the later record" '"$H" inspect --cells --tsv "$T"/d2/cf/* | grep -q "^1	cf	v	5	Put	c	$"'
+"$H" build --rowkey '{id}' --out "$T/d3" --on-duplicate first --timestamp 5 --quiet "$T/dup.csv"
+check "--on-duplicate first keeps the earlier record" '"$H" inspect --cells --tsv "$T"/d3/cf/* | grep -q "^1	cf	v	5	Put	a	$"'
+
+# 5. a non-empty output directory is refused, and left alone
+"$H" build --rowkey '{id % 10}|{id}' --out "$T/a" --quiet "$SRC/samples/orders.csv" 2> "$T/ne.err"
+check "non-empty output refused" '[ $? -ne 0 ] && grep -q "not empty" "$T/ne.err" && diff -r "$T/a" "$T/b" >/dev/null'
+
+# 6. a job file, with a flag overriding it
+cat > "$T/job.yaml" <<YAML
+inputs: [$SRC/samples/orders.csv]
+rowkey: "{id % 10}|{id}"
+splits: $SRC/samples/splits/salt10.txt
+out: $T/never-used
+codec: snappy
+map:
+  - amount=cf:amount:double
+  - note=-
+timestamp: $TS
+YAML
+"$H" build --job "$T/job.yaml" --out "$T/j" --quiet
+check "job file build succeeds" '[ -f "$T/j/_SUCCESS" ] && [ ! -e "$T/never-used" ]'
+check "job codec applied" '"$H" inspect "$T"/j/cf/$(ls "$T/j/cf" | head -1) | grep -q "compression: snappy"'
+"$H" inspect --cells --tsv "$T"/j/cf/* > "$T/j.tsv"
+check "note excluded" '! cut -f3 "$T/j.tsv" | grep -qx note'
+check "amount stored as 8-byte doubles, not text" '[ $(awk -F"\t" "\$3==\"amount\"" "$T/j.tsv" | wc -l) -eq 5000 ] && ! awk -F"\t" "\$3==\"amount\"{print \$6}" "$T/j.tsv" | grep -qE "^[0-9]+[.][0-9]+$"'
+
+# 7. bad flags are usage errors
+"$H" build --rowkey x --out "$T/z" --codec zstd "$SRC/samples/orders.csv" 2> "$T/z.err"
+check "bare zstd refused with an explanation" '[ $? -ne 0 ] && grep -q "zstd-hadoop" "$T/z.err"'
+
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]
