@@ -59,7 +59,8 @@ typedef struct hfg_build_options {
   int keep_key_columns;             /* also store the rowkey's columns as cells */
   int empty;                        /* HFG_EMPTY_SKIP / HFG_EMPTY_STORE */
   int64_t timestamp;                /* cell timestamp; < 0: the job's start time */
-  const char *timestamp_column;     /* take it from a column instead (epoch ms) */
+  const char *timestamp_column;     /* take it from a column instead: epoch milliseconds, */
+  const char *timestamp_format;     /* or a datetime by this pattern (yyyy-MM-dd HH:mm:ss, UTC) */
   int on_duplicate;                 /* HFG_DUP_* */
   const char *rejects_path;         /* default <out_dir>/_rejects.tsv */
   uint64_t max_rejects;             /* fail when more records are rejected */
@@ -67,6 +68,10 @@ typedef struct hfg_build_options {
   int threads;                      /* emit threads, 0: all cores */
   uint64_t max_file_size;           /* roll HFiles at a row boundary, default 10 GiB */
   hfg_writer_options hfile;         /* HFile options for every family */
+  /* Per-family overrides, each "FAMILY:KEY=VALUE" with KEY codec, bloom, block-size,
+   * checksum or bytes-per-checksum (values as the CLI flags take them). */
+  const char *const *family_options;
+  size_t nfamily_options;
   hfg_build_progress_fn progress;
   void *progress_ctx;
 } hfg_build_options;

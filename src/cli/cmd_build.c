@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -23,29 +25,51 @@ static const char USAGE[] =
     "cells:   --family NAME (default cf)  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-\n"
     "         --keep-key-columns  --empty skip|store\n"
     "         ENCODING: text long int short double float boolean hex base64\n"
-    "time:    --timestamp now|MILLIS|column:NAME\n"
+    "time:    --timestamp now|MILLIS|column:NAME|column:NAME:PATTERN (yyyy-MM-dd HH:mm:ss, UTC)\n"
     "hfile:   --codec none|gz|snappy|lz4|zstd-hadoop|zstd-hbase  --bloom none|row|rowcol\n"
     "         --block-size 64k  --checksum crc32c|crc32  --bytes-per-checksum 16k\n"
     "         --max-file-size 10g  --create-time MILLIS\n"
+    "         --family-option FAMILY:KEY=VALUE  (codec, bloom, block-size, checksum,\n"
+    "         bytes-per-checksum for one family)\n"
     "run:     --memory 1g  --tmp-dir DIR  --threads N  --on-duplicate error|last|first\n"
     "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n";
 
 typedef struct progress_state {
   int quiet;
   int tty;
-  double last;
+  double start;        /* monotonic seconds at the start */
+  double last;         /* when a plain line was last printed */
+  uint64_t total;      /* input bytes as stored, 0 when unknown (stdin) */
 } progress_state;
 
+static double mono_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* On a terminal one line rewritten in place; otherwise a plain line every 10 s. */
 static void show_progress(void *ctx, const hfg_build_progress *p) {
   progress_state *ps = ctx;
   if (ps->quiet) return;
-  if (!strcmp(p->phase, "ingest"))
-    fprintf(stderr, "%s[ingest] %llu records, %.1f MB read%s", ps->tty ? "\r" : "",
-            (unsigned long long)p->records, (double)p->input_bytes / 1e6, ps->tty ? "   " : "\n");
-  else
-    fprintf(stderr, "%s[emit] %llu/%llu regions, %.1f MB written%s", ps->tty ? "\r" : "",
+  double now = mono_now(), el = now - ps->start;
+  if (!ps->tty && now - ps->last < 10.0) return;
+  ps->last = now;
+  char eta[64] = "";
+  if (!strcmp(p->phase, "ingest")) {
+    double rate = el > 0 ? (double)p->input_bytes / el : 0;
+    if (ps->total && rate > 0 && p->input_bytes <= ps->total)
+      snprintf(eta, sizeof eta, ", %.0f%%, ingest ETA %.0fs",
+               100.0 * (double)p->input_bytes / (double)ps->total,
+               (double)(ps->total - p->input_bytes) / rate);
+    fprintf(stderr, "%s[ingest] %llu records, %.1f MB read, %.1f MB/s%s%s", ps->tty ? "\r" : "",
+            (unsigned long long)p->records, (double)p->input_bytes / 1e6, rate / 1e6, eta,
+            ps->tty ? "   " : "\n");
+  } else {
+    fprintf(stderr, "%s[emit] %llu/%llu regions, %.1f MB written, %.1f s%s", ps->tty ? "\r" : "",
             (unsigned long long)p->regions_done, (unsigned long long)p->regions,
-            (double)p->output_bytes / 1e6, ps->tty ? "   " : "\n");
+            (double)p->output_bytes / 1e6, el, ps->tty ? "   " : "\n");
+  }
 }
 
 static void print_summary(const hfg_build_options *o, const hfg_build_summary *s) {
@@ -89,7 +113,7 @@ int cmd_build(int argc, char **argv) {
   const char **maps = calloc((size_t)argc, sizeof *maps);
   char **cols = NULL;
   size_t ninputs = 0, nmaps = 0;
-  progress_state ps = {0, isatty(2), 0};
+  progress_state ps = {0, isatty(2), 0, 0, 0};
   const char *job_file = NULL;
   int rc = 2;
   if (!inputs || !maps) goto out;
@@ -135,6 +159,16 @@ int cmd_build(int argc, char **argv) {
   }
   o.progress = show_progress;
   o.progress_ctx = &ps;
+  ps.start = mono_now();
+  ps.last = ps.start;
+  for (size_t k = 0; k < ninputs; k++) {
+    struct stat st;
+    if (!strcmp(inputs[k], "-") || stat(inputs[k], &st) != 0) {
+      ps.total = 0;
+      break;
+    }
+    ps.total += (uint64_t)st.st_size;
+  }
   ps.quiet = cli_quiet;
   hfg_build_summary s;
   int r = hfg_build_run(&o, &s);

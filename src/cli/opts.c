@@ -9,6 +9,9 @@
 
 int cli_quiet;
 
+static const char *family_opts[256]; /* --family-option values, in order */
+static size_t nfamily_opts;
+
 static char **kept;   /* strings from job files, freed by cli_free_columns */
 static size_t nkept;
 
@@ -90,6 +93,12 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   else if (!strcmp(a, "--tmp-dir")) o->tmp_dir = v;
   else if (!strcmp(a, "--family")) o->family = v;
   else if (!strcmp(a, "--map")) maps[(*nmaps)++] = v;
+  else if (!strcmp(a, "--family-option")) {
+    if (nfamily_opts >= sizeof family_opts / sizeof *family_opts) return bad(a, v, "too many");
+    family_opts[nfamily_opts++] = v;
+    o->family_options = family_opts;
+    o->nfamily_options = nfamily_opts;
+  }
   else if (!strcmp(a, "--rejects")) o->rejects_path = v;
   else if (!strcmp(a, "--columns")) { if (split_columns(v, cols, o)) return bad(a, v, "out of memory"); }
   else if (!strcmp(a, "--format")) {
@@ -106,7 +115,22 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     else return bad(a, v, "expected skip or store");
   } else if (!strcmp(a, "--timestamp")) {
     if (!strcmp(v, "now")) o->timestamp = -1;
-    else if (!strncmp(v, "column:", 7)) o->timestamp_column = v + 7;
+    else if (!strncmp(v, "column:", 7)) {
+      /* column:NAME or column:NAME:PATTERN (the pattern may itself hold ':') */
+      const char *c = strchr(v + 7, ':');
+      if (c) {
+        static char names[16][256];
+        static int nnames;
+        if ((size_t)(c - v - 7) >= sizeof names[0] || nnames >= 16)
+          return bad(a, v, "column name too long");
+        snprintf(names[nnames], sizeof names[0], "%.*s", (int)(c - v - 7), v + 7);
+        o->timestamp_column = names[nnames++];
+        o->timestamp_format = c + 1;
+      } else {
+        o->timestamp_column = v + 7;
+        o->timestamp_format = NULL;
+      }
+    }
     else {
       char *end;
       long long t = strtoll(v, &end, 10);

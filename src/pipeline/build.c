@@ -31,6 +31,7 @@
 #include "util/escape.h"
 #include "util/fsio.h"
 #include "util/murmur.h"
+#include "util/timefmt.h"
 
 #define HBASE_MAX_ROW 32767
 #define LONG_KEY 200
@@ -84,6 +85,7 @@ typedef struct job {
   hfg_scheme *scheme;
   char **families;
   size_t *family_len;
+  hfg_writer_options *family_hfile; /* per family, defaults plus overrides */
   size_t nfamilies;
   cellcol *cols;            /* sorted by (family, qualifier) */
   size_t ncols;
@@ -130,6 +132,62 @@ static size_t family_index(job *j, const char *fam) {
   j->families[j->nfamilies] = hfg_strdup(fam);
   if (!j->families[j->nfamilies]) return SIZE_MAX;
   return j->nfamilies++;
+}
+
+static int parse_size(const char *v, uint64_t *out) {
+  char *end;
+  double d = strtod(v, &end);
+  if (end == v || d <= 0) return -1;
+  uint64_t mul = 1;
+  if (*end == 'k' || *end == 'K') mul = 1u << 10, end++;
+  else if (*end == 'm' || *end == 'M') mul = 1u << 20, end++;
+  else if (*end == 'g' || *end == 'G') mul = 1u << 30, end++;
+  if (*end == 'b' || *end == 'B') end++;
+  if (*end) return -1;
+  *out = (uint64_t)(d * (double)mul);
+  return 0;
+}
+
+/* Applies "FAMILY:KEY=VALUE" overrides on top of the job's HFile options. */
+static int setup_family_options(job *j) {
+  const hfg_build_options *o = j->o;
+  j->family_hfile = hfg_calloc(j->nfamilies, sizeof *j->family_hfile);
+  if (!j->family_hfile) return fail(j, HFG_ENOMEM, "out of memory");
+  for (size_t f = 0; f < j->nfamilies; f++) j->family_hfile[f] = o->hfile;
+  for (size_t i = 0; i < o->nfamily_options; i++) {
+    const char *spec = o->family_options[i];
+    const char *colon = strchr(spec, ':');
+    const char *eq = colon ? strchr(colon, '=') : NULL;
+    if (!colon || !eq)
+      return fail(j, HFG_EINVAL, "family option '%s': expected FAMILY:KEY=VALUE", spec);
+    size_t f = 0;
+    while (f < j->nfamilies && (strlen(j->families[f]) != (size_t)(colon - spec) ||
+                                strncmp(j->families[f], spec, (size_t)(colon - spec))))
+      f++;
+    if (f == j->nfamilies)
+      return fail(j, HFG_EINVAL, "family option '%s': no column is mapped to that family", spec);
+    hfg_writer_options *w = &j->family_hfile[f];
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - colon - 1), colon + 1);
+    const char *v = eq + 1;
+    uint64_t n;
+    int bad = 0;
+    if (!strcmp(key, "codec")) bad = hfg_codec_parse(v, &w->codec) != 0;
+    else if (!strcmp(key, "bloom")) bad = hfg_bloom_type_parse(v, &w->bloom) != 0;
+    else if (!strcmp(key, "checksum"))
+      bad = hfg_checksum_type_parse(v, &w->checksum) != 0 || w->checksum == HFG_CHECKSUM_NULL;
+    else if (!strcmp(key, "block-size") || !strcmp(key, "block_size"))
+      bad = parse_size(v, &n) || n > (1u << 30) || !(w->block_size = (uint32_t)n);
+    else if (!strcmp(key, "bytes-per-checksum") || !strcmp(key, "bytes_per_checksum"))
+      bad = parse_size(v, &n) || n > (1u << 30) || !(w->bytes_per_checksum = (uint32_t)n);
+    else
+      return fail(j, HFG_EINVAL,
+                  "family option '%s': unknown key (codec, bloom, block-size, checksum, "
+                  "bytes-per-checksum)",
+                  spec);
+    if (bad) return fail(j, HFG_EINVAL, "family option '%s': bad value '%s'", spec, v);
+  }
+  return 0;
 }
 
 static int cellcol_cmp(const void *a, const void *b, void *ctx) {
@@ -200,7 +258,7 @@ static int setup_columns(job *j, char *const *names, size_t n) {
   if (!j->family_len) return fail(j, HFG_ENOMEM, "out of memory");
   for (size_t f = 0; f < j->nfamilies; f++) j->family_len[f] = strlen(j->families[f]);
   for (size_t i = 0; i < j->ncols; i++) j->cols[i].qualifier_len = strlen(j->cols[i].qualifier);
-  return 0;
+  return setup_family_options(j);
 }
 
 /* ---- ingest ---- */
@@ -243,9 +301,16 @@ static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf
   int64_t ts = j->ts;
   if (j->ts_column >= 0) {
     const hfg_field *f = &r->fields[j->ts_column];
-    if (hfg_parse_i64(f->p, f->len, &ts) || ts < 0) {
-      snprintf(why, whylen, "timestamp column '%s': '%.*s' is not epoch milliseconds",
-               j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p);
+    int bad = j->o->timestamp_format ? hfg_time_parse(j->o->timestamp_format, f->p, f->len, &ts)
+                                     : hfg_parse_i64(f->p, f->len, &ts);
+    if (bad || ts < 0) {
+      if (j->o->timestamp_format)
+        snprintf(why, whylen, "timestamp column '%s': '%.*s' does not match '%s'",
+                 j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p,
+                 j->o->timestamp_format);
+      else
+        snprintf(why, whylen, "timestamp column '%s': '%.*s' is not epoch milliseconds",
+                 j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p);
       return HFG_EPARSE;
     }
   }
@@ -410,7 +475,7 @@ static int open_writer(job *j, size_t region, size_t fam, fwriter *fw, const uin
                 region, j->families[fam], MAX_FILES_PER_REGION_FAMILY);
   size_t idx;
   if (add_file(j, region, fam, fw->count, &idx)) return fail(j, HFG_ENOMEM, "out of memory");
-  hfg_writer_options wo = j->o->hfile;
+  hfg_writer_options wo = j->family_hfile[fam];
   wo.bulkload_timestamp = j->ts;
   char task[64];
   snprintf(task, sizeof task, "hfilegen_region_%zu", region);
@@ -920,6 +985,7 @@ done:
   for (size_t i = 0; i < j->nfamilies; i++) hfg_free(j->families[i]);
   hfg_free(j->families);
   hfg_free(j->family_len);
+  hfg_free(j->family_hfile);
   for (size_t i = 0; i < j->ncols; i++) hfg_free(j->cols[i].qualifier);
   hfg_free(j->cols);
   for (size_t i = 0; i < j->nfiles; i++) {
