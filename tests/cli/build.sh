@@ -78,7 +78,17 @@ check "job codec applied" '"$H" inspect "$T"/j/cf/$(ls "$T/j/cf" | head -1) | gr
 check "note excluded" '! cut -f3 "$T/j.tsv" | grep -qx note'
 check "amount stored as 8-byte doubles, not text" '[ $(awk -F"\t" "\$3==\"amount\"" "$T/j.tsv" | wc -l) -eq 5000 ] && ! awk -F"\t" "\$3==\"amount\"{print \$6}" "$T/j.tsv" | grep -qE "^[0-9]+[.][0-9]+$"'
 
-# 7. bad flags are usage errors
+# 7. per-family HFile options and a datetime timestamp column
+"$H" build --rowkey '{id % 10}|{id}' --out "$T/fo" --map note=d:note --family-option d:codec=gz \
+  --family-option cf:bloom=rowcol --codec lz4 --timestamp 1 --quiet "$SRC/samples/orders.csv"
+check "family d uses its own codec" '"$H" inspect "$T"/fo/d/$(ls "$T/fo/d" | head -1) | grep -q "compression: gz"'
+check "family cf keeps the job codec and its own bloom" '"$H" inspect "$T"/fo/cf/$(ls "$T/fo/cf" | head -1) | grep -q "compression: lz4" && "$H" inspect "$T"/fo/cf/$(ls "$T/fo/cf" | head -1) | grep -q "BLOOM_FILTER_TYPE = ROWCOL"'
+printf 'id,when,v\n1,2024-07-11 23:59:59,a\n2,yesterday,b\n' > "$T/when.csv"
+"$H" build --rowkey '{id}' --out "$T/tw" --timestamp 'column:when:yyyy-MM-dd HH:mm:ss' --max-rejects 1 --quiet "$T/when.csv"
+check "datetime column becomes the cell timestamp" '"$H" inspect --cells --tsv "$T"/tw/cf/* | grep -q "^1	cf	v	1720742399000	Put	a	$"'
+check "a datetime that does not match is rejected with its line" 'grep -q "when.csv	3	timestamp column .when.: .yesterday. does not match" "$T/tw/_rejects.tsv"'
+
+# 8. bad flags are usage errors
 "$H" build --rowkey x --out "$T/z" --codec zstd "$SRC/samples/orders.csv" 2> "$T/z.err"
 check "bare zstd refused with an explanation" '[ $? -ne 0 ] && grep -q "zstd-hadoop" "$T/z.err"'
 
