@@ -15,5 +15,6 @@ int cmd_splits(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_key(int argc, char **argv);
 int cmd_scan_ranges(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 #endif

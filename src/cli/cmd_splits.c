@@ -5,11 +5,14 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/opts.h"
+#include "hfilegen/plan.h"
 #include "hfilegen/scheme.h"
 #include "util/escape.h"
 
@@ -18,12 +21,16 @@ static void usage(FILE *f) {
           "usage: hfilegen splits --regions N [--rowkey TEMPLATE] [--algo ALGO]\n"
           "                       [--format lines|shell|json] [-o FILE]\n"
           "                       [--table T] [--family CF] [--codec C] [--bloom B] [--block-size N]\n"
+          "       hfilegen splits --algo sample --rowkey T --regions N --input FILE... [--sample F]\n"
+          "                       [--input-format csv|tsv] [--delimiter C] [--no-header] [--columns a,b]\n"
           "\n"
           "  --algo scheme      align to the template's bucket prefix (default with --rowkey)\n"
           "         hex         RegionSplitter HexStringSplit, 00000000..ffffffff (default without)\n"
           "         hex-legacy  HexStringSplit of HBase <= 1.x (range not +1)\n"
           "         decimal     DecimalStringSplit, 00000000..99999999\n"
           "         uniform     UniformSplit, 8 raw bytes\n"
+          "         sample      balanced by HFile bytes: quantiles of the template's keys over (a\n"
+          "                     --sample fraction of) the --input records (see hfilegen plan)\n"
           "  --format lines     one key per line, bytes escaped (\\\\, \\xNN): a splits file (default)\n"
           "           shell     hbase shell: create 'T', {NAME => 'CF', ...}, SPLITS => [...]\n"
           "           json      {\"algorithm\", \"regions\", \"splits\", \"splits_hex\", \"warnings\"}\n"
@@ -68,12 +75,41 @@ int cmd_splits(int argc, char **argv) {
   const char *table = "t", *family = "cf", *codec = "LZ4", *bloom = "ROW";
   uint64_t regions = 0, block = 65536;
   int have_regions = 0;
+  /* --algo sample: the input, read as build reads it */
+  hfg_build_options bo;
+  hfg_build_options_init(&bo);
+  hfg_plan_options po;
+  hfg_plan_options_init(&po);
+  const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+  char **cols = NULL;
+  int rc = 2;
+  if (!inputs) return 2;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
-      return 0;
+      rc = 0;
+      goto done;
+    }
+    if (!strcmp(a, "--input") || !strcmp(a, "--sample") || !strcmp(a, "--input-format") ||
+        !strcmp(a, "--delimiter") || !strcmp(a, "--no-header") || !strcmp(a, "--columns")) {
+      if (!strcmp(a, "--no-header")) bo.header = 0;
+      else if (!v) fprintf(stderr, "hfilegen splits: %s needs a value\n", a);
+      else if (!strcmp(a, "--input")) inputs[bo.ninputs++] = argv[++i];
+      else if (!strcmp(a, "--sample")) {
+        char *end;
+        po.sample = strtod(argv[++i], &end);
+        if (*end || !(po.sample > 0 && po.sample <= 1)) {
+          fprintf(stderr, "hfilegen splits: bad --sample '%s' (a fraction in (0, 1])\n", v);
+          goto done;
+        }
+      } else if (cli_apply_build_flag(&bo, !strcmp(a, "--input-format") ? "--format" : a, v, NULL,
+                                      NULL, &cols, &i)) {
+        goto done;
+      }
+      if (!v && strcmp(a, "--no-header")) goto done;
+      continue;
     }
     int takes = !strcmp(a, "--rowkey") || !strcmp(a, "--algo") || !strcmp(a, "--format") ||
                 !strcmp(a, "-o") || !strcmp(a, "--table") || !strcmp(a, "--family") ||
@@ -82,11 +118,11 @@ int cmd_splits(int argc, char **argv) {
     if (!takes) {
       fprintf(stderr, "hfilegen splits: unknown option '%s'\n", a);
       usage(stderr);
-      return 2;
+      goto done;
     }
     if (!v) {
       fprintf(stderr, "hfilegen splits: %s needs a value\n", a);
-      return 2;
+      goto done;
     }
     i++;
     if (!strcmp(a, "--rowkey")) tmpl = v;
@@ -100,12 +136,12 @@ int cmd_splits(int argc, char **argv) {
     else if (!strcmp(a, "--block-size")) {
       if (cli_parse_u64(v, &block) || block == 0) {
         fprintf(stderr, "hfilegen splits: bad --block-size '%s'\n", v);
-        return 2;
+        goto done;
       }
     } else {
       if (cli_parse_u64(v, &regions) || regions == 0) {
         fprintf(stderr, "hfilegen splits: bad --regions '%s' (a count >= 1)\n", v);
-        return 2;
+        goto done;
       }
       have_regions = 1;
     }
@@ -113,31 +149,40 @@ int cmd_splits(int argc, char **argv) {
   if (!have_regions) {
     fprintf(stderr, "hfilegen splits: --regions is required\n");
     usage(stderr);
-    return 2;
+    goto done;
   }
   if (strcmp(fmt, "lines") && strcmp(fmt, "shell") && strcmp(fmt, "json")) {
     fprintf(stderr, "hfilegen splits: unknown --format '%s' (lines, shell, json)\n", fmt);
-    return 2;
+    goto done;
   }
+  int sampled = algo_s && !strcmp(algo_s, "sample");
   hfg_split_algo algo = tmpl ? HFG_SPLIT_SCHEME : HFG_SPLIT_HEX;
-  if (algo_s && hfg_split_algo_parse(algo_s, &algo)) {
-    fprintf(stderr, "hfilegen splits: unknown --algo '%s' (scheme, hex, hex-legacy, decimal, uniform)\n", algo_s);
-    return 2;
+  if (!sampled && algo_s && hfg_split_algo_parse(algo_s, &algo)) {
+    fprintf(stderr, "hfilegen splits: unknown --algo '%s' (scheme, hex, hex-legacy, decimal, uniform, sample)\n", algo_s);
+    goto done;
+  }
+  if (sampled != (bo.ninputs > 0) || (sampled && !tmpl)) {
+    fprintf(stderr, "hfilegen splits: --algo sample needs --rowkey and --input (and --input only goes with it)\n");
+    goto done;
   }
   const char *sc = shell_codec(codec), *sb = shell_bloom(bloom);
   if (!sc || !sb) {
     fprintf(stderr, "hfilegen splits: unknown %s '%s'\n", sc ? "--bloom" : "--codec", sc ? bloom : codec);
-    return 2;
+    goto done;
   }
-  char err[512];
+  char err[1024];
   hfg_scheme *s = NULL;
   if (tmpl && hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) {
     fprintf(stderr, "hfilegen splits: --rowkey: %s\n", err);
-    return 2;
+    goto done;
   }
   hfg_keylist *l = NULL;
   hfg_findings *w = NULL;
-  int rc = hfg_splits_compute(s, algo, regions, &l, &w, err, sizeof err);
+  bo.inputs = inputs;
+  bo.rowkey = tmpl;
+  po.build = &bo;
+  rc = sampled ? hfg_plan_sample_splits(&po, regions, 0, &l, &w, err, sizeof err)
+               : hfg_splits_compute(s, algo, regions, &l, &w, err, sizeof err);
   for (size_t i = 0; i < hfg_findings_count(w); i++) {
     const hfg_finding *x = hfg_findings_get(w, i);
     fprintf(stderr, "warning: %s (%s; %s)\n", x->message, x->why, x->fix);
@@ -146,13 +191,14 @@ int cmd_splits(int argc, char **argv) {
     fprintf(stderr, "hfilegen splits: %s\n", err);
     hfg_findings_free(w);
     hfg_scheme_free(s);
-    return 1;
+    rc = 1;
+    goto done;
   }
   FILE *f = stdout;
   if (outp && !(f = fopen(outp, "w"))) {
     perror(outp);
     rc = 1;
-    goto done;
+    goto out;
   }
   size_t n = hfg_keylist_count(l);
   if (!strcmp(fmt, "lines")) {
@@ -186,7 +232,8 @@ int cmd_splits(int argc, char **argv) {
     }
     fputc('\n', f);
   } else {
-    fprintf(f, "{\"algorithm\": \"%s\", \"regions\": %llu, ", hfg_split_algo_name(algo),
+    fprintf(f, "{\"algorithm\": \"%s\", \"regions\": %llu, ",
+            sampled ? "sample" : hfg_split_algo_name(algo),
             (unsigned long long)regions);
     if (s) {
       fputs("\"template\": ", f);
@@ -219,9 +266,12 @@ int cmd_splits(int argc, char **argv) {
     perror(outp);
     rc = 1;
   }
-done:
+out:
   hfg_keylist_free(l);
   hfg_findings_free(w);
   hfg_scheme_free(s);
+done:
+  free(inputs);
+  cli_free_columns(cols, &bo);
   return rc;
 }

@@ -14,6 +14,7 @@ static const struct command COMMANDS[] = {
     {"inspect", cmd_inspect, "show an HFile's trailer, file info, index, blocks, cells, stats"},
     {"verify", cmd_verify, "check HFiles (checksums, order, index, bloom) and region boundaries"},
     {"splits", cmd_splits, "split keys for a rowkey scheme or RegionSplitter algorithm (lines, shell, json)"},
+    {"plan", cmd_plan, "dry run: rows, bytes and skew per region, raw key vs scheme (table, SVG, HTML)"},
     {"lint", cmd_lint, "check a rowkey template (and sample records) against the rowkey red lines"},
     {"key", cmd_key, "the rowkey a template builds from field values (text, shell, Java)"},
     {"scan-ranges", cmd_scan_ranges, "start/stop rows covering a field range under a rowkey template"},
