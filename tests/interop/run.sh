@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# HBase interop checks for hfilegen. See README.md beside this file.
+#
+#   tests/interop/run.sh [--hbase 2.6|2.5] [--hfilegen PATH] [--cases DIR] [--work DIR]
+#
+# Builds the Java harness with Maven (downloads from Maven Central on first use), then:
+#   (a) WriteReference: HBase writes reference HFiles (+ .cells.tsv/.props) into WORK/ref,
+#       and WriteBulkCase writes bulk-load self-test cases into WORK/bulk-selftest
+#   (b) ReadCheck WORK/ref            - HBase must pass its own files (harness self-test)
+#   (s) SelfTest                      - damaged copies of reference files must FAIL ReadCheck
+#   (c) ReadCheck CASES/read          - hfilegen-written files, if --cases is given
+#   (d) BulkLoadCheck                 - WORK/bulk-selftest/* and CASES/bulk/*, one mini cluster
+#   (e) with --hfilegen: for each reference file, `hfilegen verify FILE` and
+#       `hfilegen inspect --cells --tsv FILE` diffed against FILE's .cells.tsv
+# Prints one "N passed, M failed" line totalling every check; exits non-zero on any failure.
+set -u -o pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+HBASE=2.6
+HFILEGEN=""
+CASES=""
+WORK=""
+
+usage() {
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hbase) HBASE="${2:-}"; shift 2 ;;
+    --hfilegen) HFILEGEN="${2:-}"; shift 2 ;;
+    --cases) CASES="${2:-}"; shift 2 ;;
+    --work) WORK="${2:-}"; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "run.sh: unknown argument $1" >&2; usage ;;
+  esac
+done
+case "$HBASE" in
+  2.6|2.5) ;;
+  *) echo "run.sh: --hbase must be 2.6 or 2.5" >&2; exit 2 ;;
+esac
+
+TARGET="$HERE/target/hbase-$HBASE"
+WORK="${WORK:-$TARGET/work}"
+mkdir -p "$WORK"
+WORK="$(cd "$WORK" && pwd)"
+LOGS="$WORK/logs"
+rm -rf "$WORK/ref" "$WORK/selftest" "$WORK/bulk-selftest" "$WORK/minicluster" "$LOGS"
+mkdir -p "$LOGS"
+
+TOTAL_PASS=0
+TOTAL_FAIL=0
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
+
+# Adds the "N passed, M failed" line of a step's output to the totals; a step that ends
+# without such a line (crash) counts as one failure.
+tally() { # output-file exit-code
+  local line p f
+  line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)"
+  if [ -z "$line" ]; then
+    TOTAL_FAIL=$((TOTAL_FAIL + 1))
+    echo "FAIL step ended without a summary (exit $2); see $LOGS"
+    return
+  fi
+  p="$(echo "$line" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed.*/\1/')"
+  f="$(echo "$line" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed.*/\2/')"
+  TOTAL_PASS=$((TOTAL_PASS + p))
+  TOTAL_FAIL=$((TOTAL_FAIL + f))
+  if [ "$f" -eq 0 ] && [ "$2" -ne 0 ]; then
+    TOTAL_FAIL=$((TOTAL_FAIL + 1))
+    echo "FAIL step exited $2 despite '$line'; see $LOGS"
+  fi
+}
+
+# --- build -----------------------------------------------------------------------------------
+echo "== build: Maven, profile hbase$HBASE (the first run downloads from Maven Central)"
+T0="$(now)"
+if ! (cd "$HERE" && mvn -q -B "-Phbase$HBASE" compile dependency:build-classpath \
+      "-Dmdep.outputFile=$TARGET/classpath.txt") > "$LOGS/build.log" 2>&1; then
+  tail -n 40 "$LOGS/build.log"
+  echo "build failed (full log: $LOGS/build.log)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "   build: $(elapsed "$T0")"
+CP="$TARGET/classes:$(cat "$TARGET/classpath.txt")"
+
+# JDK 17 needs these for HBase/Hadoop internals (as HBase's own bin/hbase passes them).
+JAVA_OPTS=(
+  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
+  --add-modules jdk.unsupported
+  --add-opens java.base/java.io=ALL-UNNAMED
+  --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED
+  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-exports java.base/sun.net.dns=ALL-UNNAMED
+  --add-exports java.base/sun.net.util=ALL-UNNAMED
+)
+
+# Runs a harness main class; stdout is the report, stderr (HBase logs) goes to LOGS/<name>.log.
+step() { # name description class args...
+  local name="$1" desc="$2" cls="$3"; shift 3
+  local t rc
+  echo "== $desc"
+  t="$(now)"
+  java "${JAVA_OPTS[@]}" -Dbulkcheck.dir="$WORK/minicluster" -cp "$CP" "hfilegen.interop.$cls" "$@" \
+    2> "$LOGS/$name.log" | tee "$LOGS/$name.out"
+  rc=${PIPESTATUS[0]}
+  echo "   $name: $(elapsed "$t") (exit $rc; HBase log: $LOGS/$name.log)"
+  return "$rc"
+}
+
+# (a) reference files written by HBase, and bulk-load self-test cases
+step write-reference "(a) WriteReference $WORK/ref" WriteReference "$WORK/ref"
+RC=$?
+step write-bulk-case "(a) WriteBulkCase $WORK/bulk-selftest" WriteBulkCase "$WORK/bulk-selftest"
+RC2=$?
+if [ "$RC" -ne 0 ] || [ "$RC2" -ne 0 ]; then
+  echo "FAIL writing reference files; cannot go on"
+  echo "$TOTAL_PASS passed, $((TOTAL_FAIL + 1)) failed"
+  exit 1
+fi
+
+# (b) HBase must pass its own files
+step readcheck-ref "(b) ReadCheck $WORK/ref" ReadCheck "$WORK/ref"
+tally "$LOGS/readcheck-ref.out" $?
+
+# (s) the harness must fail damaged files
+step selftest "(s) SelfTest: damaged copies must FAIL" SelfTest "$WORK/ref" "$WORK/selftest"
+tally "$LOGS/selftest.out" $?
+
+# (c) hfilegen's files
+if [ -n "$CASES" ]; then
+  if [ -d "$CASES/read" ]; then
+    step readcheck-cases "(c) ReadCheck $CASES/read" ReadCheck "$CASES/read"
+    tally "$LOGS/readcheck-cases.out" $?
+  else
+    echo "== (c) NOTE no $CASES/read directory; nothing to read-check"
+  fi
+fi
+
+# (d) bulk load: self-test cases plus hfilegen's cases, all on one mini cluster
+BULK_CASES=("$WORK"/bulk-selftest/*/)
+if [ -n "$CASES" ] && [ -d "$CASES/bulk" ]; then
+  for d in "$CASES"/bulk/*/; do
+    [ -d "$d" ] && BULK_CASES+=("$d")
+  done
+fi
+step bulkload "(d) BulkLoadCheck (${#BULK_CASES[@]} cases, one mini cluster)" BulkLoadCheck \
+  "${BULK_CASES[@]%/}"
+tally "$LOGS/bulkload.out" $?
+
+# (e) hfilegen reads HBase's files
+if [ -n "$HFILEGEN" ]; then
+  echo "== (e) hfilegen verify / inspect on $WORK/ref"
+  T0="$(now)"
+  if [ ! -x "$HFILEGEN" ]; then
+    echo "SKIP hfilegen: $HFILEGEN is not an executable file (not built yet?)"
+  else
+    p=0
+    f=0
+    for h in "$WORK"/ref/*.hfile; do
+      tsv="${h%.hfile}.cells.tsv"
+      if "$HFILEGEN" verify "$h" > "$LOGS/hfilegen-verify.tmp" 2>&1; then
+        echo "PASS hfilegen verify $h"
+        p=$((p + 1))
+      else
+        echo "FAIL hfilegen verify $h: $(tail -n 3 "$LOGS/hfilegen-verify.tmp" | tr '\n' ' ')"
+        f=$((f + 1))
+      fi
+      if "$HFILEGEN" inspect --cells --tsv "$h" 2> "$LOGS/hfilegen-inspect.err" \
+          | diff - "$tsv" > "$LOGS/hfilegen-inspect.diff" 2>&1; then
+        echo "PASS hfilegen inspect --cells --tsv $h"
+        p=$((p + 1))
+      else
+        echo "FAIL hfilegen inspect --cells --tsv $h: differs from $(basename "$tsv"):" \
+          "$(head -n 4 "$LOGS/hfilegen-inspect.diff" | cut -c1-200 | tr '\n' ' ')" \
+          "$(tail -n 2 "$LOGS/hfilegen-inspect.err" | tr '\n' ' ')"
+        f=$((f + 1))
+      fi
+    done
+    rm -f "$LOGS"/hfilegen-*.tmp
+    echo "$p passed, $f failed" | tee "$LOGS/hfilegen.out"
+    tally "$LOGS/hfilegen.out" 0
+  fi
+  echo "   hfilegen: $(elapsed "$T0")"
+fi
+
+echo "== total (HBase $HBASE)"
+echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+[ "$TOTAL_FAIL" -eq 0 ]
