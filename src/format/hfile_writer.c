@@ -369,6 +369,9 @@ static int put_file_info(hfg_writer *w, hfg_fileinfo *fi) {
     rc |= hfg_fileinfo_put(fi, "LAST_BLOOM_KEY", lk, lk_len);
   }
   rc |= hfg_fileinfo_put_i64(fi, "DELETE_FAMILY_COUNT", (int64_t)w->delete_family_count);
+  /* HStoreFile.HISTORICAL_KEY: StoreFileWriter writes false for every regular store
+   * file (seen in files HBase 2.5.13 and 2.6.4 wrote in tests/interop). */
+  rc |= hfg_fileinfo_put_bool(fi, "HISTORICAL", 0);
   /* HFileWriterImpl.close (includesMvcc) and finishFileInfo */
   rc |= hfg_fileinfo_put_i64(fi, "MAX_MEMSTORE_TS_KEY", 0);
   rc |= hfg_fileinfo_put_i32(fi, "KEY_VALUE_VERSION", 1);
