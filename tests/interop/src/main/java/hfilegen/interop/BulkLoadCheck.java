@@ -149,6 +149,37 @@ public final class BulkLoadCheck {
     String zstdFraming;
   }
 
+  /**
+   * Every block's HBase checksum, validated with HBase's own ChecksumUtil before the load: a
+   * region server that finds a bad checksum only logs a warning and re-reads with HDFS
+   * checksums (and whether it counts the failure differs between 2.5 and 2.6), so the load
+   * itself cannot be trusted to reveal one. Blocks are walked from offset 0 to the trailer by
+   * their headers' on-disk sizes, as HBase's prefetch walks them.
+   */
+  private static void checkAllBlockChecksums(Path p, String what) throws Exception {
+    byte[] raw = Files.readAllBytes(p);
+    long end = (long) raw.length - 4096;
+    long off = 0;
+    while (off < end) {
+      if (off + 33 > end) {
+        throw new Fail("block layout of " + what, Fail.block(off), "a block header runs into the "
+          + "trailer");
+      }
+      int onDiskWithoutHeader = java.nio.ByteBuffer.wrap(raw, (int) off + 8, 4).getInt();
+      long size = 33L + onDiskWithoutHeader;
+      if (onDiskWithoutHeader < 0 || off + size > end) {
+        throw new Fail("block layout of " + what, Fail.block(off), "block size " + size
+          + " runs past the trailer");
+      }
+      byte[] block = Arrays.copyOfRange(raw, (int) off, (int) (off + size));
+      if (!org.apache.hadoop.hbase.io.hfile.HFileInternals.checksumValid(block, p.toString(), off)) {
+        throw new Fail("checksum mismatch in " + what, Fail.block(off),
+          "ChecksumUtil.validateChecksum rejected this block");
+      }
+      off += size;
+    }
+  }
+
   private static String checkCase(HBaseTestingUtility util, Path dir, int n) throws Exception {
     // --- inputs
     List<Family> families = new ArrayList<>();
@@ -222,6 +253,7 @@ public final class BulkLoadCheck {
           throw new Fail("not an HFile: " + f.name + "/" + name, null, "HFile.isHFileFormat is "
             + "false (bad trailer?), BulkLoadHFilesTool would skip it with a warning");
         }
+        checkAllBlockChecksums(p, f.name + "/" + name);
         try (HFile.Reader r = HFile.createReader(local, hp, CacheConfig.DISABLED, true, conf)) {
           Optional<byte[]> first = r.getFirstRowKey();
           if (first.isPresent()) {
