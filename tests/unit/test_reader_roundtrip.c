@@ -38,9 +38,9 @@ static size_t make_cells(hfg_cell **out, gen **store, size_t rows, int with_tags
     for (size_t q = 0; q < nq; q++) {
       gen *x = &g[n];
       snprintf(x->row, sizeof x->row, "row-%06zu", r);
-      snprintf(x->qual, sizeof x->qual, "q%zu", q);
-      snprintf(x->val, sizeof x->val, "value-%zu-%zu-%.*s", r, q, (int)(r % 40),
-               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+      snprintf(x->qual, sizeof x->qual, "q%u", (unsigned)(q % 10));
+      snprintf(x->val, sizeof x->val, "value-%u-%u-%.*s", (unsigned)(r % 1000000),
+               (unsigned)(q % 10), (int)(r % 40), "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
       x->c = (hfg_cell){(const uint8_t *)x->row, strlen(x->row), (const uint8_t *)"cf", 2,
                         (const uint8_t *)x->qual, strlen(x->qual), 2000 + (int64_t)r,
                         HFG_TYPE_PUT, (const uint8_t *)x->val, strlen(x->val), NULL, 0};
