@@ -38,7 +38,10 @@ int cli_parse_size(const char *s, uint64_t *out) {
   }
   if (*end == 'b' || *end == 'B') end++;
   if (*end) return -1;
-  *out = (uint64_t)(v * (double)mul);
+  double bytes = v * (double)mul;
+  /* NaN, inf and sizes past 2^64 do not convert (undefined behaviour) */
+  if (!(bytes >= 0.0 && bytes < 18446744073709551616.0)) return -1;
+  *out = (uint64_t)bytes;
   return 0;
 }
 

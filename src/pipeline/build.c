@@ -8,12 +8,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
@@ -100,6 +103,10 @@ typedef struct job {
   _Atomic uint64_t regions_done, out_bytes;
   const char *input_names[4096];
   size_t ninput_names;
+  char dir[4096];           /* where the job writes: the staging dir, or out_dir */
+  char stage[4096];         /* <parent>/.<name>.hfilegen-staging */
+  int staged;               /* out_dir is currently renamed to stage */
+  int lock_fd;              /* flock on the output directory, -1 */
 } job;
 
 static int fail(job *j, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -360,7 +367,11 @@ static int ingest(job *j, hfg_record_reader *rr) {
     size_t klen;
     int erc = hfg_scheme_eval(j->scheme, rec.fields, rec.nfields, key, sizeof key - 1, &klen, why,
                               sizeof why);
-    if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
+    if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
+      /* a part over the scheme's scratch size (HFG_SCHEME_SCRATCH), not a long key: keep
+       * eval's reason, which names the template position */
+      erc = HFG_EPARSE;
+    } else if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
       snprintf(why, sizeof why, "rowkey longer than HBase's limit of %d bytes", HBASE_MAX_ROW);
       erc = HFG_EPARSE;
     } else if (erc == 0 && klen == 0) {
@@ -413,7 +424,7 @@ static int add_file(job *j, size_t region, size_t fam, unsigned seq, size_t *out
   for (int i = 0; i < 4; i++) h[i] = hfg_murmur3_32((const uint8_t *)seed, (size_t)sl, 0x9747b28cu + (uint32_t)i);
   char name[33];
   snprintf(name, sizeof name, "%08x%08x%08x%08x", h[0], h[1], h[2], h[3]);
-  size_t dl = strlen(j->o->out_dir) + strlen(j->families[fam]) + 40;
+  size_t dl = strlen(j->dir) + strlen(j->families[fam]) + 40;
   char *tmp = hfg_malloc(dl), *fin = hfg_malloc(dl), *nm = hfg_strdup(name);
   if (!tmp || !fin || !nm) {
     hfg_free(tmp);
@@ -421,8 +432,8 @@ static int add_file(job *j, size_t region, size_t fam, unsigned seq, size_t *out
     hfg_free(nm);
     return HFG_ENOMEM;
   }
-  snprintf(tmp, dl, "%s/%s/_%s", j->o->out_dir, j->families[fam], name);
-  snprintf(fin, dl, "%s/%s/%s", j->o->out_dir, j->families[fam], name);
+  snprintf(tmp, dl, "%s/%s/_%s", j->dir, j->families[fam], name);
+  snprintf(fin, dl, "%s/%s/%s", j->dir, j->families[fam], name);
   pthread_mutex_lock(&j->lock);
   if (j->nfiles == j->capfiles) {
     size_t cap = j->capfiles ? j->capfiles * 2 : 64;
@@ -457,9 +468,12 @@ static int close_writer(job *j, fwriter *fw) {
     f->cells = hfg_writer_entries(fw->w);
     f->last_row = hfg_memdup(fw->last_row.p, fw->last_row.len);
     f->last_len = fw->last_row.len;
+    /* read under the lock: another thread's add_file may move j->files */
+    int oom = !f->last_row && fw->last_row.len;
+    uint64_t bytes = f->bytes;
     pthread_mutex_unlock(&j->lock);
-    if (!f->last_row && fw->last_row.len) rc = fail(j, HFG_ENOMEM, "out of memory");
-    atomic_fetch_add(&j->out_bytes, f->bytes);
+    if (oom) rc = fail(j, HFG_ENOMEM, "out of memory");
+    atomic_fetch_add(&j->out_bytes, bytes);
   }
   hfg_writer_free(fw->w);
   fw->w = NULL;
@@ -480,7 +494,10 @@ static int open_writer(job *j, size_t region, size_t fam, fwriter *fw, const uin
   char task[64];
   snprintf(task, sizeof task, "hfilegen_region_%zu", region);
   wo.bulkload_source_task = task;
-  int rc = hfg_writer_open(j->files[idx].tmp_path, j->families[fam], &wo, &fw->w);
+  pthread_mutex_lock(&j->lock); /* another thread's add_file may move j->files */
+  const char *tmp_path = j->files[idx].tmp_path;
+  pthread_mutex_unlock(&j->lock);
+  int rc = hfg_writer_open(tmp_path, j->families[fam], &wo, &fw->w);
   if (rc) {
     fail(j, rc, "%s", fw->w ? hfg_writer_errmsg(fw->w) : "cannot open a writer");
     hfg_writer_free(fw->w);
@@ -685,9 +702,9 @@ static void json_str(FILE *f, const uint8_t *p, size_t n) {
 }
 
 static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)) {
-  char tmp[4096], fin[4096];
-  snprintf(tmp, sizeof tmp, "%s/_%s.tmp", j->o->out_dir, name);
-  snprintf(fin, sizeof fin, "%s/%s", j->o->out_dir, name);
+  char tmp[4200], fin[4200];
+  snprintf(tmp, sizeof tmp, "%s/_%s.tmp", j->dir, name);
+  snprintf(fin, sizeof fin, "%s/%s", j->dir, name);
   FILE *f = fopen(tmp, "w");
   if (!f) return fail(j, HFG_EIO, "%s: %s", tmp, strerror(errno));
   int rc = body ? body(j, f) : 0;
@@ -699,7 +716,7 @@ static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)
   fclose(f);
   if (!rc) {
     int e = hfg_io_rename(tmp, fin);
-    if (e) rc = fail(j, HFG_EIO, "rename %s: %s", tmp, strerror(-e));
+    if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "rename %s: %s", tmp, strerror(-e));
   }
   if (rc) unlink(tmp);
   return rc;
@@ -738,32 +755,65 @@ static int outfile_cmp(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Renames the staging directory to the output directory: the families,
+ * manifest.json and _SUCCESS become visible together. */
+static int unstage(job *j) {
+  const char *out = j->o->out_dir;
+  int e = hfg_io_rename(j->stage, out);
+  if (e)
+    return fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "publish: rename %s to %s: %s", j->stage,
+                out, strerror(-e));
+  j->staged = 0;
+  char parent[4096];
+  const char *slash = strrchr(j->stage, '/');
+  snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - j->stage + 1) : 1,
+           slash ? j->stage : ".");
+  e = hfg_io_fsync_dir(parent);
+  if (e) {
+    /* not durable: take it back out of sight, the caller rolls back */
+    if (rename(out, j->stage) == 0) j->staged = 1;
+    return fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "publish: %s: fsync: %s", parent,
+                strerror(-e));
+  }
+  return 0;
+}
+
 static int publish(job *j) {
   qsort(j->files, j->nfiles, sizeof *j->files, outfile_cmp);
   size_t done = 0;
   int rc = 0;
   for (; done < j->nfiles && !rc; done++) {
     int e = hfg_io_rename(j->files[done].tmp_path, j->files[done].final_path);
-    if (e) rc = fail(j, HFG_EIO, "publish %s: %s", j->files[done].tmp_path, strerror(-e));
+    if (e)
+      rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "publish %s: %s", j->files[done].tmp_path,
+                strerror(-e));
   }
   if (rc) {
     /* roll back what became visible: nothing loadable may stay */
     for (size_t i = 0; i + 1 < done; i++) unlink(j->files[i].final_path);
     return rc;
   }
-  for (size_t f = 0; f < j->nfamilies; f++) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%s", j->o->out_dir, j->families[f]);
-    hfg_io_fsync_dir(dir);
+  for (size_t f = 0; f < j->nfamilies && !rc; f++) {
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", j->dir, j->families[f]);
+    int e = hfg_io_fsync_dir(dir);
+    if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", dir, strerror(-e));
   }
-  rc = write_small_file(j, "manifest.json", manifest_body);
+  if (!rc) rc = write_small_file(j, "manifest.json", manifest_body);
   if (!rc) rc = write_small_file(j, "_SUCCESS", NULL);
-  if (!rc) hfg_io_fsync_dir(j->o->out_dir);
+  if (!rc) {
+    int e = hfg_io_fsync_dir(j->dir);
+    if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", j->dir, strerror(-e));
+  }
+  if (!rc && j->staged) rc = unstage(j);
   if (rc) {
     for (size_t i = 0; i < j->nfiles; i++) unlink(j->files[i].final_path);
-    char m[4096];
-    snprintf(m, sizeof m, "%s/manifest.json", j->o->out_dir);
-    unlink(m);
+    const char *names[] = {"manifest.json", "_SUCCESS"};
+    for (size_t i = 0; i < 2; i++) {
+      char m[4200];
+      snprintf(m, sizeof m, "%s/%s", j->dir, names[i]);
+      unlink(m);
+    }
   }
   return rc;
 }
@@ -786,6 +836,89 @@ static int make_dirs(const char *path) {
   return 0;
 }
 
+/* ---- staging: the output appears in one rename ----
+ *
+ * completebulkload loads every <out>/<family>/<file> it finds, _SUCCESS or
+ * not, so renaming HFiles into place one by one leaves a loadable partial
+ * output when the job is killed half-way. Instead the (empty) output
+ * directory is renamed to a hidden sibling, <parent>/.<name>.hfilegen-staging,
+ * the job writes and publishes there, and renaming it back is the last step:
+ * families, manifest.json and _SUCCESS appear together or not at all. A
+ * failed job's directory is renamed back too (HFiles removed, rejects kept);
+ * a killed job's stays hidden and the next job into the same directory
+ * removes it. The job holds a flock on the directory so that two jobs never
+ * share one. Where the directory cannot be renamed (a mount point, another
+ * file system, no write access to the parent) the job works in it directly.
+ */
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  remove(p);
+  return 0;
+}
+
+static int stage_path(const char *out, char *buf, size_t cap) {
+  size_t n = strlen(out);
+  while (n > 1 && out[n - 1] == '/') n--;
+  size_t b = n;
+  while (b > 0 && out[b - 1] != '/') b--;
+  size_t nl = n - b;
+  if (nl == 0 || (nl == 1 && out[b] == '.') || (nl == 2 && !memcmp(out + b, "..", 2))) return -1;
+  int w = snprintf(buf, cap, "%.*s.%.*s.hfilegen-staging", (int)b, out, (int)nl, out + b);
+  return w < 0 || (size_t)w >= cap ? -1 : 0;
+}
+
+static int stage_out(job *j) {
+  const char *out = j->o->out_dir;
+  j->lock_fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (j->lock_fd < 0) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
+  if (flock(j->lock_fd, LOCK_EX | LOCK_NB))
+    return fail(j, HFG_EINVAL, "output directory %s is in use by another hfilegen job", out);
+  if (stage_path(out, j->stage, sizeof j->stage)) return 0;
+  int sfd = open(j->stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (sfd >= 0) {
+    /* left by a killed job (unlocked), or a running job's (locked) */
+    int busy = flock(sfd, LOCK_EX | LOCK_NB) != 0;
+    if (!busy) nftw(j->stage, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    close(sfd);
+    if (busy)
+      return fail(j, HFG_EINVAL, "output directory %s is in use by another hfilegen job (%s)",
+                  out, j->stage);
+  }
+  int e = hfg_io_rename(out, j->stage);
+  if (e == -EXDEV || e == -EBUSY || e == -EINVAL || e == -EPERM || e == -EACCES) return 0;
+  if (e)
+    return fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "rename %s to %s: %s", out, j->stage,
+                strerror(-e));
+  j->staged = 1;
+  snprintf(j->dir, sizeof j->dir, "%s", j->stage);
+  return 0;
+}
+
+/* A path the user gave inside the output directory, as the job sees it. */
+static void work_path(const job *j, const char *path, char *buf, size_t cap) {
+  size_t n = strlen(j->o->out_dir);
+  if (j->staged && !strncmp(path, j->o->out_dir, n) && path[n] == '/')
+    snprintf(buf, cap, "%s%s", j->dir, path + n);
+  else
+    snprintf(buf, cap, "%s", path);
+}
+
+/* A family directory a failed job left: it holds nothing but '_' files
+ * (which completebulkload skips), so a rerun into the same directory may
+ * proceed. */
+static int idle_dir(const char *out, const char *name) {
+  char p[4200];
+  snprintf(p, sizeof p, "%s/%s", out, name);
+  DIR *d = opendir(p);
+  if (!d) return 0;
+  struct dirent *de;
+  int idle = 1;
+  while (idle && (de = readdir(d))) idle = de->d_name[0] == '_' || de->d_name[0] == '.';
+  closedir(d);
+  return idle;
+}
+
 static int prepare_out_dir(job *j) {
   const char *out = j->o->out_dir;
   int e = make_dirs(out);
@@ -795,7 +928,9 @@ static int prepare_out_dir(job *j) {
   struct dirent *de;
   int busy = 0;
   while ((de = readdir(d)))
-    if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && de->d_name[0] != '_') busy = 1;
+    if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && de->d_name[0] != '_' &&
+        !idle_dir(out, de->d_name))
+      busy = 1;
   closedir(d);
   char s[4096];
   snprintf(s, sizeof s, "%s/_SUCCESS", out);
@@ -804,9 +939,10 @@ static int prepare_out_dir(job *j) {
                 "output directory %s is not empty: remove it or choose another (a previous "
                 "job's output is never overwritten)",
                 out);
+  if (stage_out(j)) return j->err.code;
   for (size_t f = 0; f < j->nfamilies; f++) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%s", out, j->families[f]);
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", j->dir, j->families[f]);
     if (mkdir(dir, 0755) && errno != EEXIST) return fail(j, HFG_EIO, "%s: %s", dir, strerror(errno));
   }
   return 0;
@@ -848,6 +984,7 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   job *j = &jb;
   j->o = o;
   j->sum = sum;
+  j->lock_fd = -1;
   pthread_mutex_init(&j->lock, NULL);
   hfg_record_reader *rr = NULL;
   int rc = 0;
@@ -855,6 +992,7 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     rc = fail(j, HFG_EINVAL, "build needs inputs, a rowkey and an output directory");
     goto done;
   }
+  snprintf(j->dir, sizeof j->dir, "%s", o->out_dir);
   j->ts = o->timestamp >= 0 ? o->timestamp : (int64_t)(time(NULL)) * 1000;
   {
     struct timeval tv;
@@ -926,12 +1064,15 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
            o->rejects_path ? o->rejects_path : "");
   if (!o->rejects_path) snprintf(sum->rejects_path, sizeof sum->rejects_path, "%s/_rejects.tsv",
                                  o->out_dir);
-  j->rejects = fopen(sum->rejects_path, "w");
+  char rejects_work[4200], tmp_work[4200];
+  work_path(j, sum->rejects_path, rejects_work, sizeof rejects_work);
+  work_path(j, o->tmp_dir ? o->tmp_dir : j->dir, tmp_work, sizeof tmp_work);
+  j->rejects = fopen(rejects_work, "w");
   if (!j->rejects) {
     rc = fail(j, HFG_EIO, "%s: %s", sum->rejects_path, strerror(errno));
     goto done;
   }
-  j->sorter = hfg_sorter_new(j->splits.n + 1, o->memory, o->tmp_dir ? o->tmp_dir : o->out_dir);
+  j->sorter = hfg_sorter_new(j->splits.n + 1, o->memory, tmp_work);
   if (!j->sorter) {
     rc = fail(j, HFG_ENOMEM, "out of memory");
     goto done;
@@ -958,6 +1099,12 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     rc = fail(j, HFG_EIO, "%s: write failed", sum->rejects_path);
     goto done;
   }
+  if (sum->records_rejected == 0) {
+    /* no rejects: no rejects file in the output, even for a moment */
+    fclose(j->rejects);
+    j->rejects = NULL;
+    unlink(rejects_work);
+  }
   if ((rc = publish(j)) != 0) goto done;
   sum->publish_seconds = now_s() - t2;
   for (size_t r = 0; r < sum->nregions; r++) {
@@ -980,6 +1127,13 @@ done:
   if (!rc && sum->records_rejected == 0) unlink(sum->rejects_path);
   hfg_record_reader_free(rr);
   hfg_sorter_free(j->sorter);
+  /* after the spill files are gone: a failed job's directory comes back */
+  if (j->staged && rename(j->stage, o->out_dir)) {
+    size_t l = strlen(sum->error);
+    snprintf(sum->error + l, sizeof sum->error - l, " (the output directory is left at %s)",
+             j->stage);
+  }
+  if (j->lock_fd >= 0) close(j->lock_fd);
   hfg_scheme_free(j->scheme);
   hfg_splits_free(&j->splits);
   for (size_t i = 0; i < j->nfamilies; i++) hfg_free(j->families[i]);

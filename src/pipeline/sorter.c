@@ -328,16 +328,17 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, hfg_sort_iter *
     if (r->seg[region] == r->seg[region + 1]) continue;
     source *src = &it->src[it->nsrc++];
     src->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+    int e = errno;
     src->path = r->path;
     src->pos = r->seg[region];
     src->end = r->seg[region + 1];
     src->cap = READ_BUF;
     src->buf = hfg_malloc(src->cap);
     if (src->fd < 0 || !src->buf) {
-      int e = errno;
+      int io = src->fd < 0; /* decided before the close frees src */
       hfg_sort_iter_close(it);
-      return src->buf ? hfg_err_set(err, HFG_EIO, "spill file %s: %s", r->path, strerror(e))
-                      : hfg_err_set(err, HFG_ENOMEM, "out of memory opening a merge");
+      return io ? hfg_err_set(err, HFG_EIO, "spill file %s: %s", r->path, strerror(e))
+                : hfg_err_set(err, HFG_ENOMEM, "out of memory opening a merge");
     }
   }
   region_mem *rm = &s->reg[region];

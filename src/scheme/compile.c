@@ -568,6 +568,8 @@ int hfg_scheme_compile(const char *tmpl, const char *const *columns, size_t ncol
       nomem(&p);
     }
   }
+  /* the string pool is never NULL: an empty string ('') is an offset into it too */
+  if (!p.rc && hfg_buf_reserve(&p.pool, 1)) nomem(&p);
   if (!p.rc) parse_template(&p);
 
   hfg_scheme *s = NULL;
