@@ -24,6 +24,7 @@
 
 #include "format/kv.h"
 #include "hfilegen/scheme.h"
+#include "pipeline/columns.h"
 #include "pipeline/record_reader.h"
 #include "pipeline/sorter.h"
 #include "pipeline/splits.h"
@@ -61,13 +62,6 @@ static double now_s(void) {
 
 /* ---- column mapping ---- */
 
-typedef struct cellcol {
-  size_t column;            /* input column index */
-  size_t family;            /* index into job.families */
-  char *qualifier;
-  size_t qualifier_len;
-  hfg_value_encoding enc;
-} cellcol;
 
 typedef struct outfile {
   size_t region, family;
@@ -86,12 +80,14 @@ typedef struct job {
   _Atomic int failed;
   hfg_splits splits;
   hfg_scheme *scheme;
+  hfg_colmap map;           /* input columns -> cells (pipeline/columns.h) */
+  /* aliases into map, for brevity */
   char **families;
   size_t *family_len;
-  hfg_writer_options *family_hfile; /* per family, defaults plus overrides */
   size_t nfamilies;
-  cellcol *cols;            /* sorted by (family, qualifier) */
+  hfg_cellcol *cols;        /* sorted by (family, qualifier) */
   size_t ncols;
+  hfg_writer_options *family_hfile; /* per family, defaults plus overrides */
   size_t ncolumns;
   long ts_column;
   int64_t ts;
@@ -130,16 +126,6 @@ static long find_column(char *const *names, size_t n, const char *name) {
   return -1;
 }
 
-static size_t family_index(job *j, const char *fam) {
-  for (size_t i = 0; i < j->nfamilies; i++)
-    if (!strcmp(j->families[i], fam)) return i;
-  char **f = hfg_realloc(j->families, (j->nfamilies + 1) * sizeof *f);
-  if (!f) return SIZE_MAX;
-  j->families = f;
-  j->families[j->nfamilies] = hfg_strdup(fam);
-  if (!j->families[j->nfamilies]) return SIZE_MAX;
-  return j->nfamilies++;
-}
 
 static int parse_size(const char *v, uint64_t *out) {
   char *end;
@@ -197,13 +183,6 @@ static int setup_family_options(job *j) {
   return 0;
 }
 
-static int cellcol_cmp(const void *a, const void *b, void *ctx) {
-  const cellcol *x = a, *y = b;
-  char **fam = ctx;
-  int r = strcmp(fam[x->family], fam[y->family]);
-  if (r) return r;
-  return strcmp(x->qualifier, y->qualifier); /* ASCII qualifiers: unsigned order */
-}
 
 static int setup_columns(job *j, char *const *names, size_t n) {
   const hfg_build_options *o = j->o;
@@ -214,57 +193,14 @@ static int setup_columns(job *j, char *const *names, size_t n) {
     if (j->ts_column < 0)
       return fail(j, HFG_EINVAL, "timestamp column '%s' is not a column", o->timestamp_column);
   }
-  j->cols = hfg_calloc(n ? n : 1, sizeof *j->cols);
-  if (!j->cols) return fail(j, HFG_ENOMEM, "out of memory");
-  if (family_index(j, o->family) == SIZE_MAX) return fail(j, HFG_ENOMEM, "out of memory");
-  for (size_t c = 0; c < n; c++) {
-    const char *spec = NULL;
-    size_t nl = strlen(names[c]);
-    for (size_t m = 0; m < o->nmappings; m++)
-      if (!strncmp(o->mappings[m], names[c], nl) && o->mappings[m][nl] == '=')
-        spec = o->mappings[m] + nl + 1;
-    if (spec && !strcmp(spec, "-")) continue;
-    if (!spec && !o->keep_key_columns && hfg_scheme_uses_column(j->scheme, c)) continue;
-    char fam[256], qual[1024], enc[64];
-    snprintf(fam, sizeof fam, "%s", o->family);
-    snprintf(qual, sizeof qual, "%s", names[c]);
-    snprintf(enc, sizeof enc, "text");
-    if (spec) {
-      /* family:qualifier[:encoding], any part may be empty for its default */
-      const char *a = strchr(spec, ':');
-      const char *b = a ? strchr(a + 1, ':') : NULL;
-      size_t fl = a ? (size_t)(a - spec) : strlen(spec);
-      if (fl) snprintf(fam, sizeof fam, "%.*s", (int)fl, spec);
-      if (a) {
-        size_t ql = b ? (size_t)(b - a - 1) : strlen(a + 1);
-        if (ql) snprintf(qual, sizeof qual, "%.*s", (int)ql, a + 1);
-      }
-      if (b && b[1]) snprintf(enc, sizeof enc, "%s", b + 1);
-    }
-    cellcol *cc = &j->cols[j->ncols];
-    cc->column = c;
-    cc->family = family_index(j, fam);
-    cc->qualifier = hfg_strdup(qual);
-    j->ncols++; /* counted at once: the job's cleanup frees the qualifier on any failure */
-    if (cc->family == SIZE_MAX || !cc->qualifier) return fail(j, HFG_ENOMEM, "out of memory");
-    if (hfg_value_encoding_parse(enc, &cc->enc))
-      return fail(j, HFG_EINVAL, "column %s: unknown encoding '%s'", names[c], enc);
-  }
-  for (size_t m = 0; m < o->nmappings; m++) {
-    const char *eq = strchr(o->mappings[m], '=');
-    if (!eq) return fail(j, HFG_EINVAL, "column mapping '%s': expected col=family:qualifier",
-                         o->mappings[m]);
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)(eq - o->mappings[m]), o->mappings[m]);
-    if (find_column(names, n, name) < 0)
-      return fail(j, HFG_EINVAL, "column mapping '%s': no column named '%s'", o->mappings[m], name);
-  }
-  if (j->ncols == 0) return fail(j, HFG_EINVAL, "no column is mapped to a cell");
-  qsort_r(j->cols, j->ncols, sizeof *j->cols, cellcol_cmp, j->families);
-  j->family_len = hfg_calloc(j->nfamilies, sizeof *j->family_len);
-  if (!j->family_len) return fail(j, HFG_ENOMEM, "out of memory");
-  for (size_t f = 0; f < j->nfamilies; f++) j->family_len[f] = strlen(j->families[f]);
-  for (size_t i = 0; i < j->ncols; i++) j->cols[i].qualifier_len = strlen(j->cols[i].qualifier);
+  hfg_err e = {0};
+  if (hfg_colmap_init(&j->map, (const char *const *)names, n, o, j->scheme, &e))
+    return fail(j, e.code, "%s", e.msg);
+  j->families = j->map.families;
+  j->family_len = j->map.family_len;
+  j->nfamilies = j->map.nfamilies;
+  j->cols = j->map.cols;
+  j->ncols = j->map.ncols;
   return setup_family_options(j);
 }
 
@@ -1136,12 +1072,8 @@ done:
   if (j->lock_fd >= 0) close(j->lock_fd);
   hfg_scheme_free(j->scheme);
   hfg_splits_free(&j->splits);
-  for (size_t i = 0; i < j->nfamilies; i++) hfg_free(j->families[i]);
-  hfg_free(j->families);
-  hfg_free(j->family_len);
+  hfg_colmap_free(&j->map);
   hfg_free(j->family_hfile);
-  for (size_t i = 0; i < j->ncols; i++) hfg_free(j->cols[i].qualifier);
-  hfg_free(j->cols);
   for (size_t i = 0; i < j->nfiles; i++) {
     hfg_free(j->files[i].tmp_path);
     hfg_free(j->files[i].final_path);

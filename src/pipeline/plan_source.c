@@ -1,26 +1,22 @@
 /*
  * Sampled, keyed records with their estimated HFile size, for `plan` and
- * sample-balanced split keys. See plan_source.h; the column rules mirror
- * setup_columns/build_payload in build.c so that the estimate describes the
- * cells build would write.
+ * sample-balanced split keys. See plan_source.h; the cells come from the
+ * column map build uses (pipeline/columns.h) and values are encoded as
+ * build_payload in build.c does, so the estimate describes the cells build
+ * would write.
  */
 #include "pipeline/plan_source.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "pipeline/columns.h"
 #include "pipeline/values.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 
 #define MAX_ROW 32767 /* HBase's row length limit, as build enforces it */
 
-typedef struct cellcol {
-  size_t column;
-  char *family, *qualifier;
-  size_t flen, qlen;
-  hfg_value_encoding enc;
-} cellcol;
 
 struct plan_src {
   const hfg_build_options *b;
@@ -31,8 +27,7 @@ struct plan_src {
   long first_col;              /* the first column the rowkey reads, -1 none */
   char **names;                /* column names (copies) */
   size_t ncolumns;
-  cellcol *cols;
-  size_t ncols;
+  hfg_colmap map;              /* the cells build would write (pipeline/columns.h) */
   double fraction;
   uint64_t threshold;          /* keep when mix(seed + i) < threshold (fraction < 1) */
   uint64_t seed;
@@ -58,59 +53,13 @@ static long find_name(char *const *names, size_t n, const char *name, size_t len
   return -1;
 }
 
-/* The cells a row stores, by build's rules (build.c setup_columns). */
+/* The cells a row stores, by build's rules (pipeline/columns.h). */
 static int setup_columns(plan_src *s, hfg_err *err) {
-  const hfg_build_options *o = s->b;
-  const char *deffam = o->family ? o->family : "cf";
-  s->cols = hfg_calloc(s->ncolumns, sizeof *s->cols);
-  s->voff = hfg_calloc(s->ncolumns, sizeof *s->voff);
-  s->cells = hfg_calloc(s->ncolumns, sizeof *s->cells);
-  if (!s->cols || !s->voff || !s->cells) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
-  for (size_t m = 0; m < o->nmappings; m++) {
-    const char *eq = strchr(o->mappings[m], '=');
-    if (!eq)
-      return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': expected col=family:qualifier",
-                         o->mappings[m]);
-    if (find_name(s->names, s->ncolumns, o->mappings[m], (size_t)(eq - o->mappings[m])) < 0)
-      return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': no column named '%.*s'",
-                         o->mappings[m], (int)(eq - o->mappings[m]), o->mappings[m]);
-  }
-  for (size_t c = 0; c < s->ncolumns; c++) {
-    const char *spec = NULL;
-    size_t nl = strlen(s->names[c]);
-    for (size_t m = 0; m < o->nmappings; m++) /* the last mapping of a column wins */
-      if (!strncmp(o->mappings[m], s->names[c], nl) && o->mappings[m][nl] == '=')
-        spec = o->mappings[m] + nl + 1;
-    if (spec && !strcmp(spec, "-")) continue;
-    if (!spec && !o->keep_key_columns && hfg_scheme_uses_column(s->scheme, c)) continue;
-    char fam[256], qual[1024], enc[64];
-    snprintf(fam, sizeof fam, "%s", deffam);
-    snprintf(qual, sizeof qual, "%s", s->names[c]);
-    snprintf(enc, sizeof enc, "text");
-    if (spec) { /* family:qualifier[:encoding], each part defaulted when empty */
-      const char *a = strchr(spec, ':');
-      const char *bb = a ? strchr(a + 1, ':') : NULL;
-      size_t fl = a ? (size_t)(a - spec) : strlen(spec);
-      if (fl) snprintf(fam, sizeof fam, "%.*s", (int)fl, spec);
-      if (a) {
-        size_t ql = bb ? (size_t)(bb - a - 1) : strlen(a + 1);
-        if (ql) snprintf(qual, sizeof qual, "%.*s", (int)ql, a + 1);
-      }
-      if (bb && bb[1]) snprintf(enc, sizeof enc, "%s", bb + 1);
-    }
-    cellcol *cc = &s->cols[s->ncols];
-    cc->column = c;
-    if (hfg_value_encoding_parse(enc, &cc->enc))
-      return hfg_err_set(err, HFG_EINVAL, "column %s: unknown encoding '%s'", s->names[c], enc);
-    cc->family = hfg_strdup(fam);
-    cc->qualifier = hfg_strdup(qual);
-    s->ncols++; /* counted before the check so that free releases both */
-    if (!cc->family || !cc->qualifier) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
-    cc->flen = strlen(fam);
-    cc->qlen = strlen(qual);
-  }
-  if (s->ncols == 0) return hfg_err_set(err, HFG_EINVAL, "no column is mapped to a cell");
-  return 0;
+  s->voff = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->voff);
+  s->cells = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->cells);
+  if (!s->voff || !s->cells) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  return hfg_colmap_init(&s->map, (const char *const *)s->names, s->ncolumns, s->b, s->scheme,
+                         err);
 }
 
 static int copy_names(plan_src *s, hfg_err *err) {
@@ -215,8 +164,9 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
   hfg_buf_reset(&s->values);
   row->cells = 0;
   row->cell_bytes = 0;
-  for (size_t i = 0; i < s->ncols; i++) {
-    const cellcol *cc = &s->cols[i];
+  const hfg_colmap *m = &s->map;
+  for (size_t i = 0; i < m->ncols; i++) {
+    const hfg_cellcol *cc = &m->cols[i];
     const hfg_field *f = &s->rec.fields[cc->column];
     s->voff[i] = SIZE_MAX;
     if (f->len == 0 && s->b->empty == HFG_EMPTY_SKIP) continue;
@@ -230,18 +180,18 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
     }
     s->voff[i] = at;
     row->cells++;
-    row->cell_bytes += cc->flen + cc->qlen + (s->values.len - at);
+    row->cell_bytes += m->family_len[cc->family] + cc->qualifier_len + (s->values.len - at);
   }
   s->ncells = 0;
-  for (size_t i = 0; i < s->ncols; i++) {
+  for (size_t i = 0; i < m->ncols; i++) {
     if (s->voff[i] == SIZE_MAX) continue;
     size_t end = s->values.len;
-    for (size_t k = i + 1; k < s->ncols; k++)
+    for (size_t k = i + 1; k < m->ncols; k++)
       if (s->voff[k] != SIZE_MAX) {
         end = s->voff[k];
         break;
       }
-    s->cells[s->ncells++] = (plan_cell){s->cols[i].family, s->cols[i].qualifier,
+    s->cells[s->ncells++] = (plan_cell){m->families[m->cols[i].family], m->cols[i].qualifier,
                                         s->values.p ? s->values.p + s->voff[i] : NULL,
                                         end - s->voff[i]};
   }
@@ -329,11 +279,7 @@ void plan_src_free(plan_src *s) {
   hfg_free(s->raw_desc);
   for (size_t i = 0; i < s->ncolumns; i++) hfg_free(s->names[i]);
   hfg_free(s->names);
-  for (size_t i = 0; i < s->ncols; i++) {
-    hfg_free(s->cols[i].family);
-    hfg_free(s->cols[i].qualifier);
-  }
-  hfg_free(s->cols);
+  hfg_colmap_free(&s->map);
   hfg_free(s->voff);
   hfg_free(s->cells);
   hfg_buf_free(&s->values);

@@ -1,0 +1,120 @@
+/* Column mapping shared by build and plan: see columns.h for the rules. */
+#define _GNU_SOURCE
+#include "pipeline/columns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+
+#define MAX_FAMILY 127 /* HBase reads the family length as a signed byte */
+
+long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len) {
+  for (size_t i = 0; i < m->nfamilies; i++)
+    if (m->family_len[i] == len && !memcmp(m->families[i], name, len)) return (long)i;
+  return -1;
+}
+
+static long add_family(hfg_colmap *m, const char *name, size_t len) {
+  long f = hfg_colmap_family(m, name, len);
+  if (f >= 0) return f;
+  char **fams = hfg_realloc(m->families, (m->nfamilies + 1) * sizeof *fams);
+  if (!fams) return -1;
+  m->families = fams;
+  size_t *lens = hfg_realloc(m->family_len, (m->nfamilies + 1) * sizeof *lens);
+  if (!lens) return -1;
+  m->family_len = lens;
+  char *copy = hfg_malloc(len + 1);
+  if (!copy) return -1;
+  memcpy(copy, name, len);
+  copy[len] = '\0';
+  m->families[m->nfamilies] = copy;
+  m->family_len[m->nfamilies] = len;
+  return (long)m->nfamilies++;
+}
+
+static long find_name(const char *const *names, size_t n, const char *name, size_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(names[i]) == len && !memcmp(names[i], name, len)) return (long)i;
+  return -1;
+}
+
+/* strcmp compares as unsigned char: HBase's byte order for NUL-free names. */
+static int cellcol_cmp(const void *a, const void *b, void *ctx) {
+  const hfg_cellcol *x = a, *y = b;
+  const hfg_colmap *m = ctx;
+  int r = strcmp(m->families[x->family], m->families[y->family]);
+  return r ? r : strcmp(x->qualifier, y->qualifier);
+}
+
+int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
+                    const hfg_build_options *o, const hfg_scheme *scheme, hfg_err *err) {
+  memset(m, 0, sizeof *m);
+  const char *deffam = o->family ? o->family : "cf";
+  for (size_t i = 0; i < o->nmappings; i++) {
+    const char *eq = strchr(o->mappings[i], '=');
+    if (!eq)
+      return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': expected COL=FAMILY:QUALIFIER",
+                         o->mappings[i]);
+    if (find_name(names, n, o->mappings[i], (size_t)(eq - o->mappings[i])) < 0)
+      return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': no column named '%.*s'",
+                         o->mappings[i], (int)(eq - o->mappings[i]), o->mappings[i]);
+  }
+  m->cols = hfg_calloc(n ? n : 1, sizeof *m->cols);
+  if (!m->cols || add_family(m, deffam, strlen(deffam)) < 0)
+    return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  for (size_t c = 0; c < n; c++) {
+    const char *spec = NULL;
+    size_t nl = strlen(names[c]);
+    for (size_t i = 0; i < o->nmappings; i++) /* the last mapping of a column wins */
+      if (!strncmp(o->mappings[i], names[c], nl) && o->mappings[i][nl] == '=')
+        spec = o->mappings[i] + nl + 1;
+    if (spec && !strcmp(spec, "-")) continue;
+    if (!spec && !o->keep_key_columns && hfg_scheme_uses_column(scheme, c)) continue;
+    /* FAMILY:QUALIFIER:ENCODING, each part defaulted when empty or absent */
+    const char *fam = deffam, *qual = names[c], *enc = "text";
+    size_t fl = strlen(deffam), ql = nl;
+    if (spec) {
+      const char *a = strchr(spec, ':');
+      const char *b = a ? strchr(a + 1, ':') : NULL;
+      size_t sfl = a ? (size_t)(a - spec) : strlen(spec);
+      if (sfl) fam = spec, fl = sfl;
+      if (a) {
+        size_t sql = b ? (size_t)(b - a - 1) : strlen(a + 1);
+        if (sql) qual = a + 1, ql = sql;
+      }
+      if (b && b[1]) enc = b + 1;
+    }
+    if (fl > MAX_FAMILY)
+      return hfg_err_set(err, HFG_EINVAL, "column %s: family name longer than %d bytes",
+                         names[c], MAX_FAMILY);
+    hfg_cellcol *cc = &m->cols[m->ncols];
+    cc->column = c;
+    if (hfg_value_encoding_parse(enc, &cc->enc))
+      return hfg_err_set(err, HFG_EINVAL, "column %s: unknown encoding '%s'", names[c], enc);
+    long f = add_family(m, fam, fl);
+    cc->qualifier = hfg_malloc(ql + 1);
+    if (f < 0 || !cc->qualifier) {
+      hfg_free(cc->qualifier);
+      cc->qualifier = NULL;
+      return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+    }
+    memcpy(cc->qualifier, qual, ql);
+    cc->qualifier[ql] = '\0';
+    cc->qualifier_len = ql;
+    cc->family = (size_t)f;
+    m->ncols++;
+  }
+  if (m->ncols == 0) return hfg_err_set(err, HFG_EINVAL, "no column is mapped to a cell");
+  qsort_r(m->cols, m->ncols, sizeof *m->cols, cellcol_cmp, m);
+  return 0;
+}
+
+void hfg_colmap_free(hfg_colmap *m) {
+  for (size_t i = 0; i < m->ncols; i++) hfg_free(m->cols[i].qualifier);
+  hfg_free(m->cols);
+  for (size_t i = 0; i < m->nfamilies; i++) hfg_free(m->families[i]);
+  hfg_free(m->families);
+  hfg_free(m->family_len);
+  memset(m, 0, sizeof *m);
+}

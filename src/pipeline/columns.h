@@ -1,0 +1,53 @@
+/*
+ * Column mapping: which input columns become which cells. Shared by `build`
+ * (which writes the cells) and `plan` (which estimates them), so both follow
+ * one set of rules:
+ *
+ *   - every column becomes a cell <default family>:<column name>, as text;
+ *   - "COL=FAMILY:QUALIFIER[:ENCODING]" overrides the family, qualifier or value
+ *     encoding (an empty part keeps its default; the last mapping of a column
+ *     wins); "COL=-" excludes the column;
+ *   - columns the rowkey template reads are not stored unless mapped
+ *     explicitly or keep_key_columns is set.
+ *
+ * Cells are listed in the order HBase sorts them within a row: family, then
+ * qualifier, as unsigned bytes.
+ */
+#ifndef HFG_PIPELINE_COLUMNS_H
+#define HFG_PIPELINE_COLUMNS_H
+
+#include <stddef.h>
+
+#include "hfilegen/build.h"
+#include "hfilegen/scheme.h"
+#include "pipeline/values.h"
+#include "util/err.h"
+
+typedef struct hfg_cellcol {
+  size_t column;          /* input column index */
+  size_t family;          /* index into hfg_colmap.families */
+  char *qualifier;
+  size_t qualifier_len;
+  hfg_value_encoding enc;
+} hfg_cellcol;
+
+typedef struct hfg_colmap {
+  hfg_cellcol *cols;      /* sorted by (family name, qualifier) */
+  size_t ncols;
+  char **families;        /* the default family first, then in order of first use */
+  size_t *family_len;
+  size_t nfamilies;
+} hfg_colmap;
+
+/* Builds the map for the input's column names. On error returns < 0 with a
+ * message in err (a mapping naming no column, an unknown encoding, no cell at
+ * all, a family name over HBase's 127 bytes); free the map in every case. */
+int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
+                    const hfg_build_options *o, const hfg_scheme *scheme, hfg_err *err);
+
+/* Index of a family name in the map, or -1. */
+long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len);
+
+void hfg_colmap_free(hfg_colmap *m);
+
+#endif
