@@ -25,6 +25,7 @@
 #include "format/kv.h"
 #include "hfilegen/scheme.h"
 #include "pipeline/columns.h"
+#include "pipeline/record_pump.h"
 #include "pipeline/record_reader.h"
 #include "pipeline/sorter.h"
 #include "pipeline/splits.h"
@@ -289,9 +290,13 @@ static int ingest(job *j, hfg_record_reader *rr) {
   int rc;
   uint64_t seq = 0;
   double last_progress = now_s();
-  while (!atomic_load(&j->failed) && (rc = hfg_record_reader_next(rr, &rec)) != 0) {
+  /* Parsing runs on its own thread (record_pump.h) when one can be had. */
+  hfg_record_pump *pump = hfg_record_pump_start(rr);
+  while (!atomic_load(&j->failed) &&
+         (rc = pump ? hfg_record_pump_next(pump, &rec) : hfg_record_reader_next(rr, &rec)) != 0) {
     if (rc < 0 && rc != HFG_EPARSE) {
-      fail(j, rc, "%s", hfg_record_reader_errmsg(rr));
+      const char *m = hfg_record_reader_errmsg(rr);
+      fail(j, rc, "%s", *m ? m : hfg_strerror(rc));
       break;
     }
     j->sum->records_read++;
@@ -332,11 +337,15 @@ static int ingest(job *j, hfg_record_reader *rr) {
     }
     if (o->progress && (j->sum->records_read & 0xffff) == 0 && now_s() - last_progress > 1.0) {
       last_progress = now_s();
-      hfg_build_progress p = {"ingest", j->sum->records_read, hfg_record_reader_bytes_read(rr), 0,
+      hfg_build_progress p = {"ingest", j->sum->records_read,
+                              pump ? hfg_record_pump_bytes_read(pump)
+                                   : hfg_record_reader_bytes_read(rr),
+                              0,
                               j->splits.n + 1, 0};
       o->progress(o->progress_ctx, &p);
     }
   }
+  hfg_record_pump_stop(pump); /* joins the reading thread: the reader is ours again */
   j->sum->input_bytes = hfg_record_reader_bytes_read(rr);
   hfg_buf_free(&payload);
   return j->err.code;
