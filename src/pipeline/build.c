@@ -1068,8 +1068,15 @@ done:
     sum->error[sizeof sum->error - 1] = 0;
     cleanup_failed(j);
   }
-  if (j->rejects) fclose(j->rejects);
-  if (!rc && sum->records_rejected == 0) unlink(sum->rejects_path);
+  if (j->rejects) {
+    fclose(j->rejects);
+    /* a failed job keeps its rejects file only when it holds rejects */
+    if (sum->records_rejected == 0) {
+      char rw[4200];
+      work_path(j, sum->rejects_path, rw, sizeof rw);
+      unlink(rw);
+    }
+  }
   hfg_record_reader_free(rr);
   hfg_sorter_free(j->sorter);
   /* after the spill files are gone: a failed job's directory comes back */

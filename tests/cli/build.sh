@@ -88,7 +88,20 @@ printf 'id,when,v\n1,2024-07-11 23:59:59,a\n2,yesterday,b\n' > "$T/when.csv"
 check "datetime column becomes the cell timestamp" '"$H" inspect --cells --tsv "$T"/tw/cf/* | grep -q "^1	cf	v	1720742399000	Put	a	$"'
 check "a datetime that does not match is rejected with its line" 'grep -q "when.csv	3	timestamp column .when.: .yesterday. does not match" "$T/tw/_rejects.tsv"'
 
-# 8. bad flags are usage errors
+# 8. rolling at --max-file-size: at row boundaries, each file inside its region, and the
+#    32-files-per-region-per-family limit of completebulkload fails the job up front
+"$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/roll" \
+  --codec none --max-file-size 20k --timestamp $TS --quiet "$SRC/samples/orders.csv"
+check "files roll at the size (several per region)" '[ $(ls "$T/roll/cf" | wc -l) -gt 30 ]'
+check "rolled files stay inside their regions" '"$H" verify --quiet --splits "$SRC/samples/splits/salt10.txt" "$T/roll" >/dev/null'
+cells_of "$T/roll" > "$T/roll.tsv"
+check "rolled output holds the same cells" 'cmp -s "$T/roll.tsv" "$T/got.tsv"'
+check "no row is split across files" '[ $(for f in "$T"/roll/cf/*; do "$H" inspect --cells --tsv "$f" | cut -f1 | sort -u; done | sort | uniq -d | wc -l) -eq 0 ]'
+"$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/roll2" \
+  --codec none --max-file-size 1k --quiet "$SRC/samples/orders.csv" 2> "$T/roll2.err"
+check "over 32 files per region fails, naming the limit" '[ $? -ne 0 ] && grep -q "more than 32 files" "$T/roll2.err" && [ -z "$(find "$T/roll2" -type f)" ]'
+
+# 9. bad flags are usage errors
 "$H" build --rowkey x --out "$T/z" --codec zstd "$SRC/samples/orders.csv" 2> "$T/z.err"
 check "bare zstd refused with an explanation" '[ $? -ne 0 ] && grep -q "zstd-hadoop" "$T/z.err"'
 
