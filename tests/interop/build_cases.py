@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 TS = 1720695600000
+HEAVY_USER = None  # set from the sample: its most frequent user_id
 
 
 def murmur3_32(data, seed=0):
@@ -86,7 +87,12 @@ SCHEMES = {
         ts=lambda r: int(r["created_at"]),
         splits=["%02d" % i for i in range(1, 16)], codec="snappy", bloom="ROWCOL",
         flags=["--timestamp", "column:created_at", "--timestamp", str(TS), "--codec", "snappy",
-               "--bloom", "rowcol", "--map", "note=d:note", "--map", "status=d:status"]),
+               "--bloom", "rowcol", "--map", "note=d:note", "--map", "status=d:status"],
+        bucket=lambda r: murmur3_32(r["user_id"].encode()) % 16,
+        # "orders of user U between t1 and t2" (one range: U's bucket, which the client then
+        # filters by user), and "all orders between t1 and t2" (one range per bucket)
+        scans=[("one_user", {"user_id": HEAVY_USER}, 1720000500000, 1720004000000),
+               ("all_users_window", {}, 1720001000000, 1720001200000)]),
 }
 
 
@@ -95,6 +101,14 @@ def main():
     sample = os.path.join(src, "samples", "orders.csv")
     with open(sample, newline="", encoding="utf-8") as f:
         records = list(csv.DictReader(f))
+    counts = {}
+    for r in records:
+        counts[r["user_id"]] = counts.get(r["user_id"], 0) + 1
+    heavy = max(counts, key=lambda u: (counts[u], u))
+    for _, sch in SCHEMES.items():
+        for q in sch.get("scans", []):
+            if "user_id" in q[1] and q[1]["user_id"] is None:
+                q[1]["user_id"] = heavy
     for name, s in SCHEMES.items():
         case = os.path.join(out, name)
         shutil.rmtree(case, ignore_errors=True)
@@ -127,7 +141,25 @@ def main():
         with open(os.path.join(case, "gets.txt"), "w") as f:
             for r in records[::487]:
                 f.write(esc(s["key"](r)) + "\n")
-        print("case %s: %d cells" % (name, len(cells)))
+        scans = s.get("scans", [])
+        if scans:
+            os.makedirs(os.path.join(case, "scans"))
+        for qname, fixed, lo, hi in scans:
+            # the client's ranges come from hfilegen; the rows they must return from the oracle
+            args = [hfilegen, "scan-ranges", "--rowkey", s["template"],
+                    "--from", "created_at=%d" % lo, "--to", "created_at=%d" % hi]
+            args += ["%s=%s" % kv for kv in fixed.items()]
+            ranges = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+            with open(os.path.join(case, "scans", qname + ".ranges"), "w") as f:
+                f.write(ranges)
+            # a range covers a whole bucket: every user whose bucket is the given user's
+            want_bucket = s["bucket"](fixed) if fixed else None
+            rows = sorted({s["key"](r) for r in records
+                           if lo <= int(r["created_at"]) < hi
+                           and (want_bucket is None or s["bucket"](r) == want_bucket)})
+            with open(os.path.join(case, "scans", qname + ".rows"), "w") as f:
+                f.write("".join(esc(r) + "\n" for r in rows))
+        print("case %s: %d cells, %d scan queries" % (name, len(cells), len(scans)))
 
 
 if __name__ == "__main__":

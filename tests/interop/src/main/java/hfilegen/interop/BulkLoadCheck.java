@@ -309,6 +309,7 @@ public final class BulkLoadCheck {
       try {
         cells = checkScan(util, tn, expected);
         checkGets(util, tn, gets, families, expected);
+        checkScanRanges(util, tn, dir.resolve("scans"));
       } catch (Fail f) {
         readFailure = f;
       }
@@ -453,6 +454,64 @@ public final class BulkLoadCheck {
         }
       }
     }
+  }
+
+  /**
+   * The client side of a rowkey scheme: for each scans/NAME.ranges (start TAB stop per line,
+   * escaped, as `hfilegen scan-ranges` prints them), scanning every range must return exactly
+   * the rows of scans/NAME.rows (computed by the case's independent oracle), no more, no less.
+   */
+  private static void checkScanRanges(HBaseTestingUtility util, TableName tn, Path scans)
+    throws Exception {
+    if (!Files.isDirectory(scans)) {
+      return;
+    }
+    try (Table t = util.getConnection().getTable(tn)) {
+      for (Path rp : listSorted(scans)) {
+        String name = rp.getFileName().toString();
+        if (!name.endsWith(".ranges")) {
+          continue;
+        }
+        String query = name.substring(0, name.length() - ".ranges".length());
+        java.util.TreeSet<String> want = new java.util.TreeSet<>();
+        for (byte[] r : readEscapedLines(scans.resolve(query + ".rows"))) {
+          want.add(Esc.encode(r));
+        }
+        java.util.TreeSet<String> got = new java.util.TreeSet<>();
+        int nranges = 0;
+        for (String line : Files.readAllLines(rp, StandardCharsets.US_ASCII)) {
+          if (line.isEmpty()) {
+            continue;
+          }
+          String[] f = line.split("\t", -1);
+          if (f.length != 2) {
+            throw new Fail("scan ranges " + query, null, "bad line '" + line + "'");
+          }
+          nranges++;
+          Scan scan = new Scan().withStartRow(Esc.decode(f[0])).withStopRow(Esc.decode(f[1]));
+          try (ResultScanner rs = t.getScanner(scan)) {
+            for (Result r : rs) {
+              got.add(Esc.encode(r.getRow()));
+            }
+          }
+        }
+        if (!got.equals(want)) {
+          java.util.TreeSet<String> missing = new java.util.TreeSet<>(want);
+          missing.removeAll(got);
+          java.util.TreeSet<String> extra = new java.util.TreeSet<>(got);
+          extra.removeAll(want);
+          throw new Fail("scan ranges " + query, null, nranges + " ranges returned " + got.size()
+            + " rows, expected " + want.size() + "; missing " + head(missing) + ", extra "
+            + head(extra));
+        }
+        OUT.println("  scan ranges " + query + ": " + nranges + " ranges, " + got.size()
+          + " rows, exactly the expected ones");
+      }
+    }
+  }
+
+  private static String head(java.util.SortedSet<String> s) {
+    return s.isEmpty() ? "none" : s.size() + " (first " + s.first() + ")";
   }
 
   static int regionOf(byte[][] splits, byte[] row) {
