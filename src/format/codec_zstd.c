@@ -81,7 +81,7 @@ int hfg_zstd_plain_compress(ZSTD_CCtx *c, const uint8_t *src, size_t n, hfg_buf 
                             hfg_err *err) {
   size_t cap = ZSTD_compressBound(n);
   if (hfg_buf_reserve(out, cap)) return hfg_codec_fail(err, HFG_ENOMEM, "zstd-hadoop: out of memory");
-  size_t len;
+  size_t len = 0;
   int rc = hfg_zstd_frame_compress(c, src, n, out->p + out->len, cap, &len, err);
   if (rc) return rc;
   out->len += len;

@@ -90,7 +90,7 @@ int hfg_kv_parse_key(const uint8_t *key, size_t len, hfg_cell *out) {
 }
 
 int hfg_kv_compare_keys(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  hfg_cell ca, cb;
+  hfg_cell ca = {0}, cb = {0};
   hfg_kv_parse_key(a, alen, &ca);
   hfg_kv_parse_key(b, blen, &cb);
   return hfg_kv_compare(&ca, &cb);

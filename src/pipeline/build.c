@@ -843,10 +843,14 @@ static int stage_out(job *j) {
 /* A path the user gave inside the output directory, as the job sees it. */
 static void work_path(const job *j, const char *path, char *buf, size_t cap) {
   size_t n = strlen(j->o->out_dir);
-  if (j->staged && !strncmp(path, j->o->out_dir, n) && path[n] == '/')
-    snprintf(buf, cap, "%s%s", j->dir, path + n);
-  else
-    snprintf(buf, cap, "%s", path);
+  const char *head = "", *tail = path;
+  if (j->staged && !strncmp(path, j->o->out_dir, n) && path[n] == '/') head = j->dir, tail = path + n;
+  size_t hl = strlen(head), tl = strlen(tail);
+  if (hl + tl >= cap) tl = hl < cap ? cap - 1 - hl : 0; /* cut: the open then fails, naming it */
+  if (hl >= cap) hl = cap - 1;
+  memcpy(buf, head, hl);
+  memcpy(buf + hl, tail, tl);
+  buf[hl + tl] = '\0';
 }
 
 /* A family directory a failed job left: it holds nothing but '_' files

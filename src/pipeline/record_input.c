@@ -55,7 +55,7 @@ int hfg_rin_open(hfg_rin *in, const char *path, const char *display_name, hfg_er
   }
   /* Sniff: up to two bytes (a pipe may deliver them one at a time). */
   while (in->npeek < 2) {
-    size_t got;
+    size_t got = 0;
     int rc = read_fd(in, in->peek + in->npeek, 2 - in->npeek, &got, err);
     if (rc) {
       hfg_rin_close(in);
@@ -96,7 +96,7 @@ static int read_gz(hfg_rin *in, char *dst, size_t n, size_t *got, hfg_err *err) 
   zs->avail_out = (uInt)n;
   while (zs->avail_out > 0) {
     if (zs->avail_in == 0 && !in->raw_eof) {
-      size_t k;
+      size_t k = 0;
       int rc = read_fd(in, in->zbuf, in->zcap, &k, err);
       if (rc) return rc;
       if (k == 0) in->raw_eof = 1;

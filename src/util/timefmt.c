@@ -103,8 +103,8 @@ static int next_elem(const char *p, size_t *i, int *inq, char *lit, int *w) {
 
 int hfg_time_pattern_check(const char *pattern) {
   size_t i = 0;
-  int inq = 0, w;
-  char lit;
+  int inq = 0, w = 0;
+  char lit = 0;
   while (pattern[i]) {
     int kind = next_elem(pattern, &i, &inq, &lit, &w);
     if (kind == T_BAD) return HFG_EPARSE;
@@ -123,7 +123,7 @@ int hfg_time_parse(const char *pattern, const char *s, size_t n, int64_t *millis
   hfg_tm t = {1970, 1, 1, 0, 0, 0, 0};
   size_t i = 0, j = 0;
   int inq = 0, w = 0;
-  char lit;
+  char lit = 0;
   while (pattern[i]) {
     int kind = next_elem(pattern, &i, &inq, &lit, &w);
     if (kind == T_BAD) return HFG_EPARSE;
@@ -162,7 +162,7 @@ int hfg_time_format(int64_t millis, const char *pattern, char *out, size_t cap) 
   if (t.year < 0 || t.year > 9999 || cap == 0) return -1;
   size_t i = 0, o = 0;
   int inq = 0, w = 0;
-  char lit;
+  char lit = 0;
   while (pattern[i]) {
     int kind = next_elem(pattern, &i, &inq, &lit, &w);
     if (kind == T_BAD) return -1;

@@ -229,7 +229,7 @@ static void write_props(FILE *f, const hfg_writer_options *o, const char *prefix
 }
 
 static FILE *open_out(const char *dir, const char *name, const char *ext) {
-  char path[4096];
+  char path[8192];
   snprintf(path, sizeof path, "%s/%s%s", dir, name, ext);
   FILE *f = fopen(path, "w");
   if (!f) die(path);
@@ -243,7 +243,7 @@ static void read_case(const char *dir, const char *name, const spec *sp, hfg_wri
   cellset s = {0};
   family_g = "cf";
   make_cells(sp, &s);
-  char path[4096];
+  char path[8192];
   snprintf(path, sizeof path, "%s/%s.hfile", dir, name);
   o.bulkload_timestamp = 1700000000000;
   if (write_hfile(path, "cf", &o, s.c, s.n)) failures++;
