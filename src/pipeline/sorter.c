@@ -76,11 +76,65 @@ static int item_cmp(const void *x, const void *y) {
   return rec_cmp(a->rec, b->rec);
 }
 
-/* Input that arrives sorted (auto-increment ids under a salt) needs no sort. */
+static void insertion_sort(item *v, size_t n) {
+  for (size_t i = 1; i < n; i++) {
+    item x = v[i];
+    size_t k = i;
+    while (k > 0 && item_cmp(&v[k - 1], &x) > 0) {
+      v[k] = v[k - 1];
+      k--;
+    }
+    v[k] = x;
+  }
+}
+
+/* MSD radix sort on the 8-byte key prefix, one byte per level (about 4x
+ * qsort on rowkeys, research/limits.md); groups that share the whole prefix,
+ * and small groups, are finished with the full comparison. tmp holds n items. */
+static void radix_sort(item *v, item *tmp, size_t n, int byte) {
+  if (n < 48) {
+    insertion_sort(v, n);
+    return;
+  }
+  if (byte == 8) {
+    qsort(v, n, sizeof *v, item_cmp);
+    return;
+  }
+  const int shift = 56 - 8 * byte;
+  size_t count[256] = {0};
+  for (size_t i = 0; i < n; i++) count[(v[i].prefix >> shift) & 0xff]++;
+  size_t pos[256], off = 0;
+  for (int b = 0; b < 256; b++) {
+    pos[b] = off;
+    off += count[b];
+  }
+  if (count[(v[0].prefix >> shift) & 0xff] == n) { /* one bucket: next byte */
+    radix_sort(v, tmp, n, byte + 1);
+    return;
+  }
+  for (size_t i = 0; i < n; i++) tmp[pos[(v[i].prefix >> shift) & 0xff]++] = v[i];
+  memcpy(v, tmp, n * sizeof *v);
+  off = 0;
+  for (int b = 0; b < 256; b++) {
+    if (count[b] > 1) radix_sort(v + off, tmp + off, count[b], byte + 1);
+    off += count[b];
+  }
+}
+
+/* Input that arrives sorted (auto-increment ids under a salt) needs no sort.
+ * The radix scratch is budgeted with the index (hfg_sorter_add counts each
+ * index byte twice); qsort is the fallback when it cannot be had. */
 static void sort_items(item *v, size_t n) {
   size_t i = 1;
   while (i < n && item_cmp(&v[i - 1], &v[i]) <= 0) i++;
-  if (i < n) qsort(v, n, sizeof *v, item_cmp);
+  if (i >= n) return;
+  item *tmp = hfg_malloc(n * sizeof *tmp);
+  if (!tmp) {
+    qsort(v, n, sizeof *v, item_cmp);
+    return;
+  }
+  radix_sort(v, tmp, n, 0);
+  hfg_free(tmp);
 }
 
 hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_dir) {
@@ -256,6 +310,8 @@ static int source_fill(source *src, size_t need, hfg_err *err) {
 static int source_next(source *src, hfg_err *err) {
   if (src->fd < 0) {
     if (src->mem_i == src->mem_n) return 0;
+    /* sorted order visits the slabs at random: fetch a few records ahead */
+    if (src->mem_i + 8 < src->mem_n) __builtin_prefetch(src->mem[src->mem_i + 8].rec);
     src->cur = src->mem[src->mem_i++].rec;
     src->cur_len = 4 + hfg_get_be32(src->cur);
     return 1;
@@ -498,7 +554,7 @@ int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen
    * a spill, never freed), so it bounds the sorter's memory. */
   size_t slab_size = s->budget / 16 > SLAB_MIN ? s->budget / 16 : SLAB_MIN;
   size_t need = (slab_has_room(s, n) ? 0 : (n > slab_size ? n : slab_size)) +
-                (rm->n == rm->cap ? (rm->cap ? rm->cap : 1024) * sizeof(item) : 0);
+                (rm->n == rm->cap ? 2 * (rm->cap ? rm->cap : 1024) * sizeof(item) : 0);
   if (need && s->used + need > s->budget && mem_rows(s) > 0) {
     int rc = spill(s, err);
     if (rc) return rc;
@@ -507,7 +563,7 @@ int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen
     size_t cap = rm->cap ? rm->cap * 2 : 1024;
     item *v = hfg_realloc(rm->v, cap * sizeof *v);
     if (!v) return hfg_err_set(err, HFG_ENOMEM, "out of memory growing the sort index");
-    s->used += (cap - rm->cap) * sizeof *v;
+    s->used += 2 * (cap - rm->cap) * sizeof *v; /* the index and its radix-sort scratch */
     rm->v = v;
     rm->cap = cap;
   }
