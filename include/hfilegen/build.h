@@ -50,6 +50,7 @@ typedef struct hfg_build_options {
   const char *splits_file;          /* NULL: a single region */
   const char *out_dir;
   const char *tmp_dir;              /* spill runs; default: out_dir */
+  int spill_lz4;                    /* compress spill runs with LZ4 (default off: see sorter.h) */
   const char *family;               /* default family, default "cf" */
   /* Column mapping, each "col=family:qualifier[:encoding]" or "col=-" (exclude)
    * or "col=:encoding" (default family, qualifier = column name). Columns the

@@ -112,6 +112,10 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     if (!strcmp(v, "\\t") || !strcasecmp(v, "tab")) o->delimiter = '\t';
     else if (strlen(v) == 1 && v[0] != '\n' && v[0] != '\r') o->delimiter = v[0];
     else return bad(a, v, "expected one byte (or \\t)");
+  } else if (!strcmp(a, "--spill-compression")) {
+    if (!strcmp(v, "none")) o->spill_lz4 = 0;
+    else if (!strcmp(v, "lz4")) o->spill_lz4 = 1;
+    else return bad(a, v, "expected none or lz4");
   } else if (!strcmp(a, "--empty")) {
     if (!strcmp(v, "skip")) o->empty = HFG_EMPTY_SKIP;
     else if (!strcmp(v, "store")) o->empty = HFG_EMPTY_STORE;

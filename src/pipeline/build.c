@@ -1022,6 +1022,7 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     goto done;
   }
   j->sorter = hfg_sorter_new(j->splits.n + 1, o->memory, tmp_work);
+  if (j->sorter) hfg_sorter_set_lz4(j->sorter, o->spill_lz4);
   if (!j->sorter) {
     rc = fail(j, HFG_ENOMEM, "out of memory");
     goto done;

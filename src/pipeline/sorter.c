@@ -1,6 +1,8 @@
 /* External merge sort by region: see sorter.h for the design. */
 #include "pipeline/sorter.h"
 
+#include <lz4.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -49,6 +51,7 @@ struct hfg_sorter {
   size_t nruns;
   unsigned run_seq;
   uint64_t spilled;
+  int lz4;              /* compress spill runs */
 };
 
 uint64_t hfg_rec_seq(const uint8_t *r) { return hfg_get_be64(r + 6 + hfg_rec_klen(r)); }
@@ -176,39 +179,77 @@ void hfg_sorter_free(hfg_sorter *s) {
 
 /* ---- run files ---- */
 
+/* A run being written. Without compression the file is the records back to
+ * back. With LZ4 it is a sequence of frames, rawLen:be32 compLen:be32 then an
+ * LZ4 block, and every region's segment starts on a frame boundary. */
 typedef struct wbuf {
   int fd;
   const char *path;
   uint8_t *p;
   size_t len, cap;
-  uint64_t pos;
+  uint64_t file_pos;   /* bytes written to the file so far */
+  int lz4;
+  uint8_t *z;          /* compression output */
+  size_t zcap;
 } wbuf;
 
-static int wbuf_flush(wbuf *w, hfg_err *err) {
-  if (!w->len) return 0;
-  int rc = hfg_io_write_all(w->fd, w->p, w->len);
+#define FRAME_HEADER 8
+
+static int write_bytes(wbuf *w, const uint8_t *p, size_t n, hfg_err *err) {
+  int rc = hfg_io_write_all(w->fd, p, n);
   if (rc)
     return hfg_err_set(err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "spill file %s: write: %s",
                        w->path, strerror(-rc));
-  w->len = 0;
+  w->file_pos += n;
   return 0;
 }
 
+static int write_frame(wbuf *w, const uint8_t *p, size_t n, hfg_err *err) {
+  if (!w->lz4) return write_bytes(w, p, n, err);
+  size_t bound = (size_t)LZ4_compressBound((int)n) + FRAME_HEADER;
+  if (bound > w->zcap) {
+    uint8_t *z = hfg_realloc(w->z, bound);
+    if (!z) return hfg_err_set(err, HFG_ENOMEM, "out of memory compressing a spill run");
+    w->z = z;
+    w->zcap = bound;
+  }
+  int c = LZ4_compress_default((const char *)p, (char *)w->z + FRAME_HEADER, (int)n,
+                               (int)(bound - FRAME_HEADER));
+  if (c <= 0) return hfg_err_set(err, HFG_ECODEC, "spill file %s: lz4 failed", w->path);
+  hfg_put_be32(w->z, (uint32_t)n);
+  hfg_put_be32(w->z + 4, (uint32_t)c);
+  return write_bytes(w, w->z, FRAME_HEADER + (size_t)c, err);
+}
+
+static int wbuf_flush(wbuf *w, hfg_err *err) {
+  if (!w->len) return 0;
+  int rc = write_frame(w, w->p, w->len, err);
+  if (!rc) w->len = 0;
+  return rc;
+}
+
 static int wbuf_put(wbuf *w, const uint8_t *p, size_t n, hfg_err *err) {
-  w->pos += n;
   if (w->len + n > w->cap) {
     int rc = wbuf_flush(w, err);
     if (rc) return rc;
-    if (n >= w->cap) {
-      rc = hfg_io_write_all(w->fd, p, n);
-      if (rc)
-        return hfg_err_set(err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "spill file %s: write: %s",
-                           w->path, strerror(-rc));
-      return 0;
-    }
+    if (n >= w->cap) return n > INT32_MAX / 2 ? hfg_err_set(err, HFG_ETOOBIG, "record too large")
+                                              : write_frame(w, p, n, err);
   }
   memcpy(w->p + w->len, p, n);
   w->len += n;
+  return 0;
+}
+
+/* The file offset where the next record will start: a region boundary. With
+ * LZ4 the pending frame is closed so that the region starts a new one. */
+static int wbuf_mark(wbuf *w, uint64_t *pos, hfg_err *err) {
+  if (w->lz4) {
+    int rc = wbuf_flush(w, err);
+    if (rc) return rc;
+    *pos = w->file_pos;
+  } else {
+    *pos = w->file_pos + w->len;
+  }
   return 0;
 }
 
@@ -228,6 +269,7 @@ static int run_create(hfg_sorter *s, run *r, wbuf *w, hfg_err *err) {
     return hfg_err_set(err, HFG_ENOMEM, "out of memory creating a spill run");
   }
   w->path = r->path;
+  w->lz4 = s->lz4;
   w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (w->fd < 0) {
     int e = errno;
@@ -244,6 +286,7 @@ static int run_close(hfg_sorter *s, run *r, wbuf *w, int ok, hfg_err *err) {
   int rc = ok ? wbuf_flush(w, err) : 0;
   close(w->fd);
   hfg_free(w->p);
+  hfg_free(w->z);
   if (!ok || rc) {
     unlink(r->path);
     hfg_free(r->path);
@@ -266,6 +309,9 @@ static int run_close(hfg_sorter *s, run *r, wbuf *w, int ok, hfg_err *err) {
 
 typedef struct source {
   int fd;          /* -1: in-memory items */
+  int lz4;         /* the run is LZ4 frames */
+  uint8_t *z;      /* a compressed frame */
+  size_t zcap;
   const char *path;
   uint64_t pos, end;
   uint8_t *buf;
@@ -290,6 +336,38 @@ static int source_fill(source *src, size_t need, hfg_err *err) {
     if (!b) return hfg_err_set(err, HFG_ENOMEM, "out of memory reading %s", src->path);
     src->buf = b;
     src->cap = cap;
+  }
+  while (src->lz4 && src->len < need) {
+    /* one frame: rawLen compLen, then the LZ4 block; bounded by the segment */
+    uint8_t h[FRAME_HEADER];
+    if (src->end - src->pos < FRAME_HEADER ||
+        pread(src->fd, h, FRAME_HEADER, (off_t)src->pos) != FRAME_HEADER)
+      return hfg_err_set(err, HFG_ECORRUPT, "spill file %s: truncated frame", src->path);
+    size_t raw = hfg_get_be32(h), comp = hfg_get_be32(h + 4);
+    if (comp > src->end - src->pos - FRAME_HEADER || raw > INT32_MAX || comp > INT32_MAX)
+      return hfg_err_set(err, HFG_ECORRUPT, "spill file %s: bad frame", src->path);
+    if (src->len + raw > src->cap) {
+      size_t cap = src->cap;
+      while (cap < src->len + raw) cap *= 2;
+      uint8_t *b = hfg_realloc(src->buf, cap);
+      if (!b) return hfg_err_set(err, HFG_ENOMEM, "out of memory reading %s", src->path);
+      src->buf = b;
+      src->cap = cap;
+    }
+    if (comp > src->zcap) {
+      uint8_t *z = hfg_realloc(src->z, comp);
+      if (!z) return hfg_err_set(err, HFG_ENOMEM, "out of memory reading %s", src->path);
+      src->z = z;
+      src->zcap = comp;
+    }
+    if (pread(src->fd, src->z, comp, (off_t)(src->pos + FRAME_HEADER)) != (ssize_t)comp)
+      return hfg_err_set(err, HFG_EIO, "spill file %s: read: %s", src->path, strerror(errno));
+    int got = LZ4_decompress_safe((const char *)src->z, (char *)src->buf + src->len, (int)comp,
+                                  (int)raw);
+    if (got < 0 || (size_t)got != raw)
+      return hfg_err_set(err, HFG_ECORRUPT, "spill file %s: bad LZ4 frame", src->path);
+    src->pos += FRAME_HEADER + comp;
+    src->len += raw;
   }
   while (src->len < need) {
     size_t want = src->cap - src->len;
@@ -360,6 +438,7 @@ void hfg_sort_iter_close(hfg_sort_iter *it) {
   for (size_t i = 0; i < it->nsrc; i++) {
     if (it->src[i].fd >= 0) close(it->src[i].fd);
     hfg_free(it->src[i].buf);
+    hfg_free(it->src[i].z);
   }
   hfg_free(it->src);
   hfg_free(it->heap);
@@ -383,6 +462,7 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, hfg_sort_iter *
     const run *r = &s->runs[i];
     if (r->seg[region] == r->seg[region + 1]) continue;
     source *src = &it->src[it->nsrc++];
+    src->lz4 = s->lz4;
     src->fd = open(r->path, O_RDONLY | O_CLOEXEC);
     int e = errno;
     src->path = r->path;
@@ -447,7 +527,7 @@ static int merge_runs(hfg_sorter *s, hfg_err *err) {
   int rc = run_create(s, &r, &w, err);
   if (rc) return rc;
   for (size_t g = 0; g < s->nregions && !rc; g++) {
-    r.seg[g] = w.pos;
+    if ((rc = wbuf_mark(&w, &r.seg[g], err)) != 0) break;
     hfg_sort_iter *it;
     rc = iter_open(s, g, 0, &it, err);
     const uint8_t *rec;
@@ -458,12 +538,13 @@ static int merge_runs(hfg_sorter *s, hfg_err *err) {
     if (!rc && more < 0) rc = more;
     hfg_sort_iter_close(it);
   }
-  r.seg[s->nregions] = w.pos;
+  if (!rc) rc = wbuf_mark(&w, &r.seg[s->nregions], err);
   /* the merged run replaces the old ones */
   run merged = r;
   if (!rc) rc = wbuf_flush(&w, err);
   close(w.fd);
   hfg_free(w.p);
+  hfg_free(w.z);
   if (rc) {
     unlink(merged.path);
     hfg_free(merged.path);
@@ -494,14 +575,14 @@ static int spill(hfg_sorter *s, hfg_err *err) {
   if (rc) return rc;
   for (size_t g = 0; g < s->nregions && !rc; g++) {
     region_mem *rm = &s->reg[g];
-    r.seg[g] = w.pos;
+    if ((rc = wbuf_mark(&w, &r.seg[g], err)) != 0) break;
     sort_items(rm->v, rm->n);
     for (size_t i = 0; i < rm->n && !rc; i++)
       rc = wbuf_put(&w, rm->v[i].rec, 4 + hfg_get_be32(rm->v[i].rec), err);
     rm->n = 0;
   }
-  r.seg[s->nregions] = w.pos;
-  s->spilled += w.pos;
+  if (!rc) rc = wbuf_mark(&w, &r.seg[s->nregions], err);
+  if (!rc) s->spilled += r.seg[s->nregions];
   rc = run_close(s, &r, &w, rc == 0, err);
   if (rc) return rc;
   for (size_t i = 0; i < s->nslabs; i++) s->slabs[i].len = 0;
@@ -586,6 +667,8 @@ int hfg_sorter_finish(hfg_sorter *s, hfg_err *err) {
   if (s->nruns >= MERGE_FANIN) return merge_runs(s, err);
   return 0;
 }
+
+void hfg_sorter_set_lz4(hfg_sorter *s, int on) { s->lz4 = on; }
 
 size_t hfg_sorter_runs(const hfg_sorter *s) { return s->nruns; }
 uint64_t hfg_sorter_spilled_bytes(const hfg_sorter *s) { return s->spilled; }

@@ -31,6 +31,12 @@ typedef struct hfg_sort_iter hfg_sort_iter;
 
 hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_dir);
 
+/* Compress spill runs with LZ4 (frames of up to 256 KiB). Off by default: on
+ * the measured machine plain writes beat compressed ones (research/limits.md:
+ * lz4 costs ~24 core-s per 10 GB of CSV to save ~3 s of disk); worth it on
+ * slow or small scratch disks. Call before the first add. */
+void hfg_sorter_set_lz4(hfg_sorter *s, int on);
+
 /* Adds one record to a region; payload is copied. May spill (I/O errors are
  * reported with the run file named). */
 int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen, uint64_t seq,

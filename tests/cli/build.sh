@@ -43,6 +43,9 @@ python3 "$SRC/tools/make_sample.py" 120000 "$T/big.csv"
 check "the small budget spilled" 'grep -q "spill runs *[1-9]" "$T/spill.out"'
 check "spilled output is byte-identical to the in-memory one" 'diff -r "$T/mem" "$T/spill" >/dev/null'
 check "spill runs removed" '[ -z "$(ls "$T" | grep run)" ]'
+"$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/spillz" \
+  --codec lz4 --timestamp $TS --memory 8m --tmp-dir "$T" --spill-compression lz4 --quiet "$T/big.csv"
+check "LZ4-compressed spills give byte-identical output" 'diff -r "$T/mem" "$T/spillz" >/dev/null'
 
 # 4. a duplicate rowkey fails the job (default) and nothing is published
 printf 'id,v\n1,a\n2,b\n1,c\n' > "$T/dup.csv"

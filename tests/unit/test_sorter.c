@@ -32,6 +32,8 @@ static int ref_cmp(const void *a, const void *b) {
 
 /* Sorts n random rows over 4 regions with the given budget and compares every
  * region's output with qsort of the same rows. */
+static int use_lz4;
+
 static void sort_and_compare(size_t n, size_t budget, size_t payload, int expect_spill) {
   char tmp[] = "/tmp/hfg_sorter_XXXXXX";
   REQUIRE(mkdtemp(tmp) != NULL);
@@ -41,6 +43,7 @@ static void sort_and_compare(size_t n, size_t budget, size_t payload, int expect
   CHECK(hfg_splits_add(&sp, (const uint8_t *)"7a", 2) == 0);
   hfg_sorter *s = hfg_sorter_new(sp.n + 1, budget, tmp);
   REQUIRE(s != NULL);
+  hfg_sorter_set_lz4(s, use_lz4);
   ref *refs[4];
   size_t nref[4] = {0};
   for (int r = 0; r < 4; r++) refs[r] = calloc(n, sizeof(ref));
@@ -107,6 +110,15 @@ TEST(spills) { sort_and_compare(50000, 1 << 20, 40, 1); }
 /* > 64 runs forces the multi-pass merge */
 TEST(multi_pass_merge) { sort_and_compare(60000, 256 << 10, 100, 1); }
 TEST(large_records) { sort_and_compare(300, 256 << 10, 200000, 1); }
+
+/* the same with LZ4-compressed spill runs (frames, regions on frame boundaries) */
+TEST(lz4_spills) {
+  use_lz4 = 1;
+  sort_and_compare(50000, 1 << 20, 40, 1);
+  sort_and_compare(60000, 256 << 10, 100, 1); /* multi-pass merge of compressed runs */
+  sort_and_compare(300, 256 << 10, 200000, 1); /* records larger than a frame */
+  use_lz4 = 0;
+}
 
 TEST(partition_boundaries) {
   hfg_splits sp = {0};
