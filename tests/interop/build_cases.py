@@ -15,6 +15,10 @@ import shutil
 import subprocess
 import sys
 
+# the escaping of hfilegen's text formats, shared with the build CLI test's oracle
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from expected_cells import esc  # noqa: E402
+
 TS = 1720695600000
 HEAVY_USER = None  # set from the sample: its most frequent user_id
 
@@ -50,18 +54,6 @@ def murmur3_32(data, seed=0):
     h = (h * 0xC2B2AE35) & 0xFFFFFFFF
     h ^= h >> 16
     return h
-
-
-def esc(b):
-    out = []
-    for c in b:
-        if c == 0x5C:
-            out.append("\\\\")
-        elif 0x20 <= c <= 0x7E:
-            out.append(chr(c))
-        else:
-            out.append("\\x%02x" % c)
-    return "".join(out)
 
 
 # name -> (template, key function, families of non-key columns, key columns, extra flags,
