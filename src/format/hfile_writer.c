@@ -46,8 +46,10 @@ struct hfg_writer {
 
   hfg_buf block;      /* current data block payload */
   hfg_buf out;        /* encoded bytes of the block being written */
-  hfg_buf last_key;   /* key of the last cell appended */
-  hfg_cell last;      /* that key's parts, pointing into last_key */
+  hfg_cell last;      /* parts of the last cell's key: they point into the current
+                         block while it is open, into last_key once it is written */
+  size_t last_key_off, last_key_len; /* that key inside the current block */
+  hfg_buf last_key;   /* the last key, copied out when its block is written */
   hfg_buf first_key;  /* key of the first cell of the current block */
   hfg_buf prev_block_last_key;
   hfg_buf index_key;
@@ -130,6 +132,13 @@ static int write_inline_blocks(hfg_writer *w, int closing) {
   return rc;
 }
 
+/* Points w->last's parts at a copy of the last key (lengths unchanged). */
+static void repoint_last(hfg_writer *w, const uint8_t *key) {
+  w->last.row = key + 2;
+  w->last.family = w->last.row + w->last.row_len + 1;
+  w->last.qualifier = w->last.family + w->last.family_len;
+}
+
 /* HFileWriterImpl.finishBlock + the inline blocks that follow a data block. */
 static int finish_data_block(hfg_writer *w) {
   if (w->block.len == 0) return 0;
@@ -151,9 +160,14 @@ static int finish_data_block(hfg_writer *w) {
   if (hfg_index_writer_add(w->index, w->index_key.p, w->index_key.len, off,
                            info.on_disk_size_with_header))
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  /* the block's last key outlives the block: LASTKEY, the next index key, the order check */
+  const uint8_t *lk = w->block.p + w->last_key_off;
   hfg_buf_reset(&w->prev_block_last_key);
-  if (hfg_buf_append(&w->prev_block_last_key, w->last_key.p, w->last_key.len))
+  hfg_buf_reset(&w->last_key);
+  if (hfg_buf_append(&w->prev_block_last_key, lk, w->last_key_len) ||
+      hfg_buf_append(&w->last_key, lk, w->last_key_len))
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  repoint_last(w, w->last_key.p);
   hfg_buf_reset(&w->block);
   return write_inline_blocks(w, 0);
 }
@@ -281,7 +295,7 @@ int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
     return hfg_err_set(&w->err, HFG_EINVAL, "cell type %u is not a cell type", c->type);
 
   int dup = 0;
-  if (w->last_key.len) {
+  if (w->entries) {
     int cmp = hfg_kv_compare(c, &w->last);
     if (cmp < 0) {
       char a[400], b[400];
@@ -310,22 +324,20 @@ int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
 
   size_t key_len = hfg_kv_key_len(c);
   size_t cell_len = hfg_kv_cell_len(c);
-  if (hfg_buf_reserve(&w->block, cell_len) || hfg_buf_reserve(&w->last_key, key_len))
+  if (hfg_buf_reserve(&w->block, cell_len))
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for a %zu-byte cell", cell_len);
   uint8_t *cell = w->block.p + w->block.len;
   hfg_kv_put_cell(cell, c);
   w->block.len += cell_len;
-  hfg_buf_reset(&w->last_key);
-  hfg_buf_append(&w->last_key, cell + 8, key_len);
   /* the key's parts, without parsing: key = rowLen(2) row famLen(1) fam qual ts(8) type(1) */
-  w->last.row = w->last_key.p + 2;
+  w->last_key_off = (size_t)(cell + 8 - w->block.p);
+  w->last_key_len = key_len;
   w->last.row_len = c->row_len;
-  w->last.family = w->last.row + c->row_len + 1;
   w->last.family_len = c->family_len;
-  w->last.qualifier = w->last.family + c->family_len;
   w->last.qualifier_len = c->qualifier_len;
   w->last.timestamp = c->timestamp;
   w->last.type = c->type;
+  repoint_last(w, cell + 8);
   if (w->block.len == cell_len) {
     hfg_buf_reset(&w->first_key);
     if (hfg_buf_append(&w->first_key, cell + 8, key_len))
