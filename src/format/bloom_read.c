@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "format/bloom.h"
+#include "format/kv.h"
 #include "util/alloc.h"
 #include "util/coding.h"
 #include "util/murmur.h"
@@ -24,7 +25,6 @@
 #define BLOOM_MIN_ENTRY_LEN 13        /* offset 8 + size 4 + empty key 1 */
 #define BLOOM_MAX_HASH_COUNT 1024
 #define BLOOM_MAX_CHUNK_LEN 268435455u /* chunk_len*8 must fit a Java int */
-#define KV_KEY_MIN_LEN 12             /* row length 2, family length 1, ts 8, type 1 */
 
 /* ---- comparator names (FixedFileTrailer.getComparatorClass) ---- */
 
@@ -63,48 +63,6 @@ static int bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t ble
   int c = n ? memcmp(a, b, n) : 0;
   if (c) return c;
   return alen < blen ? -1 : alen > blen;
-}
-
-typedef struct kv_key {
-  const uint8_t *row, *fam, *qual;
-  size_t row_len, fam_len, qual_len;
-  int64_t ts;
-  uint8_t type;
-} kv_key;
-
-/* Splits a KeyValue key ([rowlen BE16][row][famlen][fam][qual][ts BE64][type]);
- * 0 if it does not hold together. */
-static int kv_split(const uint8_t *k, size_t len, kv_key *out) {
-  if (len < KV_KEY_MIN_LEN) return 0;
-  size_t row_len = hfg_get_be16(k);
-  if (row_len > len - KV_KEY_MIN_LEN) return 0;
-  size_t fam_len = k[2 + row_len];
-  if (fam_len > len - KV_KEY_MIN_LEN - row_len) return 0;
-  out->row = k + 2;
-  out->row_len = row_len;
-  out->fam = k + 3 + row_len;
-  out->fam_len = fam_len;
-  out->qual = out->fam + fam_len;
-  out->qual_len = len - KV_KEY_MIN_LEN - row_len - fam_len;
-  out->ts = (int64_t)hfg_get_be64(k + len - 9);
-  out->type = k[len - 1];
-  return 1;
-}
-
-/* CellComparatorImpl.compare on two keys (sequence ids are 0 on both sides):
- * row, then the "last on row" rule for Minimum keys without a column, family,
- * qualifier, timestamp descending, type descending. */
-static int kv_cmp(const kv_key *l, const kv_key *r) {
-  int c = bytes_cmp(l->row, l->row_len, r->row, r->row_len);
-  if (c) return c;
-  if (l->type == HFG_TYPE_MINIMUM && l->fam_len + l->qual_len == 0) return 1;
-  if (r->type == HFG_TYPE_MINIMUM && r->fam_len + r->qual_len == 0) return -1;
-  c = bytes_cmp(l->fam, l->fam_len, r->fam, r->fam_len);
-  if (c) return c;
-  c = bytes_cmp(l->qual, l->qual_len, r->qual, r->qual_len);
-  if (c) return c;
-  if (l->ts != r->ts) return l->ts > r->ts ? -1 : 1;
-  return (int)r->type - (int)l->type;
 }
 
 /* ---- parse ---- */
@@ -200,7 +158,7 @@ int hfg_bloom_meta_parse(const uint8_t *p, size_t n, hfg_bloom_meta *out, char *
   /* First pass: validate the entries, pointing keys into the input. */
   int rc = 0;
   size_t key_total = 0;
-  kv_key prev_kv = {0}, cur_kv = {0};
+  hfg_cell prev_kv = {0}, cur_kv = {0};
   for (size_t i = 0; i < nc && !rc; i++) {
     if (end - q < 12) {
       rc = CORRUPT("chunk entry %zu truncated", i);
@@ -234,9 +192,9 @@ int hfg_bloom_meta_parse(const uint8_t *p, size_t n, hfg_bloom_meta *out, char *
     /* Lookups binary-search these keys: they must be strictly ascending in
      * the comparator's order, and KeyValue keys must split. */
     if (m.key_order == HFG_BLOOM_ORDER_KV) {
-      if (!kv_split(m.chunk_first_key[i], (size_t)klen, &cur_kv)) {
+      if (hfg_kv_parse_key(m.chunk_first_key[i], (size_t)klen, &cur_kv)) {
         rc = CORRUPT("chunk entry %zu: first key is not a KeyValue key", i);
-      } else if (i > 0 && kv_cmp(&prev_kv, &cur_kv) >= 0) {
+      } else if (i > 0 && hfg_kv_compare(&prev_kv, &cur_kv) >= 0) {
         rc = CORRUPT("chunk entry %zu: first keys not ascending", i);
       }
       prev_kv = cur_kv;
@@ -281,16 +239,16 @@ void hfg_bloom_meta_free(hfg_bloom_meta *m) {
 
 /* rootBlockContainingKey: the last chunk whose first key is <= key. */
 int hfg_bloom_meta_find_chunk(const hfg_bloom_meta *m, const uint8_t *key, size_t len) {
-  kv_key k, e;
+  hfg_cell k, e;
   int kv = m->key_order == HFG_BLOOM_ORDER_KV;
-  if (kv && !kv_split(key, len, &k)) return -1;
+  if (kv && hfg_kv_parse_key(key, len, &k)) return -1;
   int lo = 0, hi = m->num_chunks; /* answer in [lo-1, hi-1] */
   while (lo < hi) {
     int mid = lo + (hi - lo) / 2;
     int c;
     if (kv) {
-      kv_split(m->chunk_first_key[mid], m->chunk_first_key_len[mid], &e); /* checked at parse */
-      c = kv_cmp(&e, &k);
+      hfg_kv_parse_key(m->chunk_first_key[mid], m->chunk_first_key_len[mid], &e); /* checked at parse */
+      c = hfg_kv_compare(&e, &k);
     } else {
       c = bytes_cmp(m->chunk_first_key[mid], m->chunk_first_key_len[mid], key, len);
     }
