@@ -66,6 +66,11 @@ int hfg_writer_open_mem(const char *family, const hfg_writer_options *opts, hfg_
  * the writer's. The cell's bytes are copied. */
 int hfg_writer_append(hfg_writer *w, const hfg_cell *cell);
 
+/* Appends the n cells of one row, as n calls of hfg_writer_append would (the
+ * same bytes, checks and errors), but cheaper: cells that share cells[0]'s row
+ * and family pointers skip the row comparison and the ROW bloom's repeat. */
+int hfg_writer_append_row(hfg_writer *w, const hfg_cell *cells, size_t n);
+
 /* Writes the remaining blocks, file info, trailer; fsyncs and closes. */
 int hfg_writer_finish(hfg_writer *w);
 
@@ -81,6 +86,10 @@ const char *hfg_writer_errmsg(const hfg_writer *w);
 uint64_t hfg_writer_entries(const hfg_writer *w);   /* cells appended */
 uint64_t hfg_writer_bytes(const hfg_writer *w);     /* bytes written so far (file size after finish) */
 unsigned hfg_writer_index_levels(const hfg_writer *w);
+
+/* The row of the last cell appended, borrowed until the next append, finish or
+ * free; returns 0 (and NULL, 0) before the first cell. */
+int hfg_writer_last_row(const hfg_writer *w, const uint8_t **row, size_t *len);
 
 /* Memory writers: the file bytes after finish (borrowed until free). */
 const uint8_t *hfg_writer_mem_data(const hfg_writer *w, size_t *len);

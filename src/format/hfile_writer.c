@@ -278,10 +278,15 @@ static void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) {
     w->earliest_put_ts = c->timestamp;
 }
 
-int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
+/* Appends c. same_row: c's row and family are those of the cell appended just
+ * before (hfg_writer_append_row checked it), so the family check, the row part
+ * of the order check and a ROW bloom's add (a no-op for a repeated row) are
+ * skipped; everything else is as for any cell. */
+static int append_cell(hfg_writer *w, const hfg_cell *c, int same_row) {
   if (w->err.code) return w->err.code;
   if (w->state != W_OPEN) return hfg_err_set(&w->err, HFG_ESTATE, "append after finish/abandon");
-  if (c->family_len != w->family_len || memcmp(c->family, w->family, w->family_len) != 0)
+  if (!same_row &&
+      (c->family_len != w->family_len || memcmp(c->family, w->family, w->family_len) != 0))
     return hfg_err_set(&w->err, HFG_EINVAL, "cell family differs from the writer's family '%.*s'",
                        (int)w->family_len, (const char *)w->family);
   int rc = hfg_kv_check(c);
@@ -296,7 +301,7 @@ int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
 
   int dup = 0;
   if (w->entries) {
-    int cmp = hfg_kv_compare(c, &w->last);
+    int cmp = same_row ? hfg_kv_compare_columns(c, &w->last) : hfg_kv_compare(c, &w->last);
     if (cmp < 0) {
       char a[400], b[400];
       describe_key(&w->last, a, sizeof a);
@@ -309,7 +314,7 @@ int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
   }
 
   /* StoreFileWriter.append: blooms first, then the data block boundary. */
-  if (w->bloom &&
+  if (w->bloom && !(same_row && w->o.bloom == HFG_BLOOM_ROW) &&
       (rc = hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len)))
     return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
   if (c->type == HFG_TYPE_DELETE_FAMILY || c->type == HFG_TYPE_DELETE_FAMILY_VERSION) {
@@ -353,6 +358,35 @@ int hfg_writer_append(hfg_writer *w, const hfg_cell *c) {
   }
   track_cell(w, c, key_len);
   return 0;
+}
+
+int hfg_writer_append(hfg_writer *w, const hfg_cell *c) { return append_cell(w, c, 0); }
+
+int hfg_writer_append_row(hfg_writer *w, const hfg_cell *cells, size_t n) {
+  int same = 0;
+  for (size_t i = 0; i < n; i++) {
+    const hfg_cell *c = &cells[i];
+    /* The same bytes by pointer as cells[0]'s row and family, checked when it
+     * was appended, and so far for every cell since: then the last cell has
+     * this row. Any other cell, and all after it, take the full path. */
+    same = i > 0 && (i == 1 || same) && c->row == cells[0].row &&
+           c->row_len == cells[0].row_len && c->family == cells[0].family &&
+           c->family_len == cells[0].family_len;
+    int rc = append_cell(w, c, same);
+    if (rc) return rc;
+  }
+  return w->err.code;
+}
+
+int hfg_writer_last_row(const hfg_writer *w, const uint8_t **row, size_t *len) {
+  if (w->entries == 0) {
+    *row = NULL;
+    *len = 0;
+    return 0;
+  }
+  *row = w->last.row;
+  *len = w->last.row_len;
+  return 1;
 }
 
 /* ---- finish ---- */

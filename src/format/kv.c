@@ -17,12 +17,12 @@ int hfg_kv_check(const hfg_cell *c) {
 uint8_t *hfg_kv_put_key(uint8_t *p, const hfg_cell *c) {
   hfg_put_be16(p, (uint16_t)c->row_len);
   p += 2;
-  memcpy(p, c->row, c->row_len);
+  hfg_copy(p, c->row, c->row_len);
   p += c->row_len;
   *p++ = (uint8_t)c->family_len;
-  if (c->family_len) memcpy(p, c->family, c->family_len);
+  hfg_copy(p, c->family, c->family_len);
   p += c->family_len;
-  if (c->qualifier_len) memcpy(p, c->qualifier, c->qualifier_len);
+  hfg_copy(p, c->qualifier, c->qualifier_len);
   p += c->qualifier_len;
   hfg_put_be64(p, (uint64_t)c->timestamp);
   p += 8;
@@ -34,11 +34,11 @@ uint8_t *hfg_kv_put_cell(uint8_t *p, const hfg_cell *c) {
   hfg_put_be32(p, (uint32_t)hfg_kv_key_len(c));
   hfg_put_be32(p + 4, (uint32_t)c->value_len);
   p = hfg_kv_put_key(p + 8, c);
-  if (c->value_len) memcpy(p, c->value, c->value_len);
+  hfg_copy(p, c->value, c->value_len);
   p += c->value_len;
   hfg_put_be16(p, (uint16_t)c->tags_len);
   p += 2;
-  if (c->tags_len) memcpy(p, c->tags, c->tags_len);
+  hfg_copy(p, c->tags, c->tags_len);
   p += c->tags_len;
   *p++ = 0; /* mvcc / sequence id 0, as HFileOutputFormat2 writes */
   return p;
@@ -63,12 +63,7 @@ int hfg_kv_compare(const hfg_cell *a, const hfg_cell *b) {
     if (a_last && b_last) return 0;
     return a_last ? 1 : -1;
   }
-  r = cmp_bytes(a->family, a->family_len, b->family, b->family_len);
-  if (r) return r;
-  r = cmp_bytes(a->qualifier, a->qualifier_len, b->qualifier, b->qualifier_len);
-  if (r) return r;
-  if (a->timestamp != b->timestamp) return a->timestamp > b->timestamp ? -1 : 1;
-  return (int)b->type - (int)a->type;
+  return hfg_kv_compare_columns(a, b);
 }
 
 int hfg_kv_parse_key(const uint8_t *key, size_t len, hfg_cell *out) {

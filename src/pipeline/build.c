@@ -258,13 +258,25 @@ static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf
       return HFG_EPARSE;
     }
   }
-  if (hfg_buf_put_be64(pl, (uint64_t)ts) || hfg_buf_put_be64(pl, r->line) ||
-      hfg_buf_put_be16(pl, file_idx))
-    return HFG_ENOMEM;
+  /* room for the header, every length and every text value at once */
+  size_t need = 18 + 4 * j->ncols;
+  for (size_t i = 0; i < j->ncols; i++) need += r->fields[j->cols[i].column].len;
+  if (hfg_buf_reserve(pl, need)) return HFG_ENOMEM;
+  hfg_put_be64(pl->p, (uint64_t)ts);
+  hfg_put_be64(pl->p + 8, r->line);
+  hfg_put_be16(pl->p + 16, file_idx);
+  pl->len = 18;
   for (size_t i = 0; i < j->ncols; i++) {
     const hfg_field *f = &r->fields[j->cols[i].column];
     if (f->len == 0 && j->o->empty == HFG_EMPTY_SKIP) {
       if (hfg_buf_put_be32(pl, ABSENT)) return HFG_ENOMEM;
+      continue;
+    }
+    if (j->cols[i].enc == HFG_VALUE_TEXT && pl->cap - pl->len >= 4 + f->len) {
+      /* the common case, without a call: the bytes as they are */
+      hfg_put_be32(pl->p + pl->len, (uint32_t)f->len);
+      hfg_copy(pl->p + pl->len + 4, (const uint8_t *)f->p, f->len);
+      pl->len += 4 + f->len;
       continue;
     }
     size_t at = pl->len;
@@ -357,7 +369,6 @@ typedef struct fwriter {
   hfg_writer *w;
   size_t file;     /* index into job.files */
   unsigned count;  /* files opened for this region and family */
-  hfg_buf last_row; /* last row appended to the open file (thread-local) */
 } fwriter;
 
 static int add_file(job *j, size_t region, size_t fam, unsigned seq, size_t *out) {
@@ -403,21 +414,30 @@ static int add_file(job *j, size_t region, size_t fam, unsigned seq, size_t *out
 
 static int close_writer(job *j, fwriter *fw) {
   if (!fw->w) return 0;
+  const uint8_t *last;
+  size_t last_len;
+  hfg_writer_last_row(fw->w, &last, &last_len);
+  uint8_t *last_row = last_len ? hfg_memdup(last, last_len) : NULL;
+  if (last_len && !last_row) {
+    hfg_writer_abandon(fw->w);
+    hfg_writer_free(fw->w);
+    fw->w = NULL;
+    return fail(j, HFG_ENOMEM, "out of memory");
+  }
   int rc = hfg_writer_finish(fw->w);
   if (rc) {
+    hfg_free(last_row);
     fail(j, rc, "%s", hfg_writer_errmsg(fw->w));
   } else {
     pthread_mutex_lock(&j->lock);
     outfile *f = &j->files[fw->file];
     f->bytes = hfg_writer_bytes(fw->w);
     f->cells = hfg_writer_entries(fw->w);
-    f->last_row = hfg_memdup(fw->last_row.p, fw->last_row.len);
-    f->last_len = fw->last_row.len;
+    f->last_row = last_row;
+    f->last_len = last_len;
     /* read under the lock: another thread's add_file may move j->files */
-    int oom = !f->last_row && fw->last_row.len;
     uint64_t bytes = f->bytes;
     pthread_mutex_unlock(&j->lock);
-    if (oom) rc = fail(j, HFG_ENOMEM, "out of memory");
     atomic_fetch_add(&j->out_bytes, bytes);
   }
   hfg_writer_free(fw->w);
@@ -465,51 +485,46 @@ static void record_names(job *j, uint16_t file_idx, const char **name) {
   *name = file_idx < j->ninput_names ? j->input_names[file_idx] : "?";
 }
 
+/* Appends one row's cells of family f (n > 0) to its writer, rolling the file
+ * first if it has reached --max-file-size. */
+static int emit_family_row(job *j, size_t region, size_t f, fwriter *fw, const hfg_cell *cells,
+                           size_t n, hfg_build_region *rs) {
+  /* HFileOutputFormat2 rolls at a row boundary once the file reached the size */
+  if (fw->w && hfg_writer_bytes(fw->w) >= j->o->max_file_size && close_writer(j, fw)) return -1;
+  if (!fw->w && open_writer(j, region, f, fw, cells[0].row, cells[0].row_len)) return -1;
+  if (hfg_writer_append_row(fw->w, cells, n))
+    return fail(j, hfg_writer_status(fw->w), "%s", hfg_writer_errmsg(fw->w));
+  rs->cells += n;
+  return 0;
+}
+
+/* cells: room for j->ncols cells. The columns are sorted by family, then
+ * qualifier (columns.c), so each family's cells are one run of them. */
 static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, size_t len,
-                    hfg_build_region *rs) {
+                    hfg_build_region *rs, hfg_cell *cells) {
   size_t klen = hfg_rec_klen(rec);
   const uint8_t *key = hfg_rec_key(rec);
   size_t plen;
-  const uint8_t *p = hfg_rec_payload(rec, len, &plen);
-  int64_t ts = (int64_t)hfg_get_be64(p);
-  p += 18;
-  /* value slices, in cellcol order */
-  for (size_t f = 0; f < j->nfamilies; f++) {
-    const uint8_t *q = p;
-    int any = 0;
-    for (size_t i = 0; i < j->ncols; i++) {
-      uint32_t vl = hfg_get_be32(q);
-      q += 4;
-      if (vl == ABSENT) continue;
-      if (j->cols[i].family == f) {
-        any = 1;
-        break;
-      }
-      q += vl;
+  const uint8_t *q = hfg_rec_payload(rec, len, &plen);
+  int64_t ts = (int64_t)hfg_get_be64(q);
+  q += 18;
+  size_t n = 0, fam = 0;
+  for (size_t i = 0; i < j->ncols; i++) {
+    uint32_t vl = hfg_get_be32(q);
+    q += 4;
+    if (vl == ABSENT) continue;
+    size_t f = j->cols[i].family;
+    if (n && f != fam) {
+      if (emit_family_row(j, region, fam, &fws[fam], cells, n, rs)) return -1;
+      n = 0;
     }
-    if (!any) continue;
-    fwriter *fw = &fws[f];
-    /* HFileOutputFormat2 rolls at a row boundary once the file reached the size */
-    if (fw->w && hfg_writer_bytes(fw->w) >= j->o->max_file_size && close_writer(j, fw)) return -1;
-    if (!fw->w && open_writer(j, region, f, fw, key, klen)) return -1;
-    q = p;
-    for (size_t i = 0; i < j->ncols; i++) {
-      uint32_t vl = hfg_get_be32(q);
-      q += 4;
-      if (vl == ABSENT) continue;
-      if (j->cols[i].family == f) {
-        hfg_cell c = {key, klen, (const uint8_t *)j->families[f], j->family_len[f],
-                      (const uint8_t *)j->cols[i].qualifier, j->cols[i].qualifier_len, ts,
-                      HFG_TYPE_PUT, q, vl, NULL, 0};
-        if (hfg_writer_append(fw->w, &c))
-          return fail(j, hfg_writer_status(fw->w), "%s", hfg_writer_errmsg(fw->w));
-        rs->cells++;
-      }
-      q += vl;
-    }
-    hfg_buf_reset(&fw->last_row);
-    if (hfg_buf_append(&fw->last_row, key, klen)) return fail(j, HFG_ENOMEM, "out of memory");
+    fam = f;
+    cells[n++] = (hfg_cell){key, klen, (const uint8_t *)j->families[f], j->family_len[f],
+                            (const uint8_t *)j->cols[i].qualifier, j->cols[i].qualifier_len, ts,
+                            HFG_TYPE_PUT, q, vl, NULL, 0};
+    q += vl;
   }
+  if (n && emit_family_row(j, region, fam, &fws[fam], cells, n, rs)) return -1;
   rs->rows++;
   return 0;
 }
@@ -524,7 +539,10 @@ static int emit_region(job *j, size_t region) {
   hfg_err e = {0};
   if (hfg_sort_iter_open(j->sorter, region, &it, &e)) return fail(j, e.code, "%s", e.msg);
   fwriter *fws = hfg_calloc(j->nfamilies, sizeof *fws);
-  if (!fws) {
+  hfg_cell *cells = hfg_calloc(j->ncols + 1, sizeof *cells);
+  if (!fws || !cells) {
+    hfg_free(fws);
+    hfg_free(cells);
     hfg_sort_iter_close(it);
     return fail(j, HFG_ENOMEM, "out of memory");
   }
@@ -545,7 +563,7 @@ static int emit_region(job *j, size_t region) {
     const uint8_t *key = hfg_rec_key(rec);
     if (policy == HFG_DUP_LAST) {
       if (pend && (hfg_rec_klen(pend) != klen || memcmp(hfg_rec_key(pend), key, klen))) {
-        if (emit_row(j, region, fws, pend, pend_len, rs)) break;
+        if (emit_row(j, region, fws, pend, pend_len, rs, cells)) break;
       } else if (pend) {
         __atomic_fetch_add(&j->sum->duplicates_dropped, 1, __ATOMIC_RELAXED);
       }
@@ -594,10 +612,10 @@ static int emit_region(job *j, size_t region) {
     }
     prev_klen = klen;
     have_prev = 1;
-    if (emit_row(j, region, fws, rec, len, rs)) break;
+    if (emit_row(j, region, fws, rec, len, rs, cells)) break;
   }
   if (rc < 0) fail(j, e.code, "%s", e.msg);
-  if (!atomic_load(&j->failed) && pend) emit_row(j, region, fws, pend, pend_len, rs);
+  if (!atomic_load(&j->failed) && pend) emit_row(j, region, fws, pend, pend_len, rs, cells);
   hfg_buf_free(&prev_key);
   for (size_t f = 0; f < j->nfamilies; f++) {
     if (!fws[f].w) continue;
@@ -610,8 +628,8 @@ static int emit_region(job *j, size_t region) {
     }
     rs->files += fws[f].count;
   }
-  for (size_t f = 0; f < j->nfamilies; f++) hfg_buf_free(&fws[f].last_row);
   hfg_free(hold);
+  hfg_free(cells);
   hfg_free(fws);
   hfg_sort_iter_close(it);
   atomic_fetch_add(&j->regions_done, 1);

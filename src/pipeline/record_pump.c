@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -76,9 +77,18 @@ static int batch_add(batch *b, const hfg_record *rec, int rc) {
   if (hfg_buf_append(&b->bytes, rec->raw, rec->raw_len)) return HFG_ENOMEM;
   p->field0 = b->nfields;
   p->nfields = rec->nfields;
+  /* A field inside the raw bytes (unquoted, or quoted without escapes) is
+   * kept as a position in their copy; only rewritten fields are copied. */
+  const uintptr_t raw0 = (uintptr_t)rec->raw, raw1 = raw0 + rec->raw_len;
   for (size_t i = 0; i < rec->nfields; i++) {
-    b->fields[b->nfields++] = (pfield){b->bytes.len, rec->fields[i].len};
-    if (hfg_buf_append(&b->bytes, rec->fields[i].p, rec->fields[i].len)) return HFG_ENOMEM;
+    const uintptr_t f0 = (uintptr_t)rec->fields[i].p;
+    size_t flen = rec->fields[i].len;
+    if (rec->fields[i].p && f0 >= raw0 && f0 <= raw1 && flen <= raw1 - f0) {
+      b->fields[b->nfields++] = (pfield){p->raw_off + (size_t)(f0 - raw0), flen};
+      continue;
+    }
+    b->fields[b->nfields++] = (pfield){b->bytes.len, flen};
+    if (hfg_buf_append(&b->bytes, rec->fields[i].p, flen)) return HFG_ENOMEM;
   }
   p->reason_off = SIZE_MAX;
   if (rec->reason) {

@@ -16,32 +16,73 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "util/buf.h"
 
 /* ---- big-endian fixed width ---- */
+/* memcpy for the short strings of a KeyValue (rows, qualifiers, values of a
+ * few bytes): overlapping word moves below 16 bytes instead of a library
+ * call. d and s must not overlap. */
+static inline void hfg_copy(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n >= 16) {
+    memcpy(d, s, n);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else if (n) {
+    d[0] = s[0];
+    d[n / 2] = s[n / 2];
+    d[n - 1] = s[n - 1];
+  }
+}
+
+/* Big-endian loads and stores as one move and a byte swap (memcpy of a
+ * constant size compiles to a plain, alignment-free move). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HFG_BSWAP16(x) (x)
+#define HFG_BSWAP32(x) (x)
+#define HFG_BSWAP64(x) (x)
+#else
+#define HFG_BSWAP16(x) __builtin_bswap16(x)
+#define HFG_BSWAP32(x) __builtin_bswap32(x)
+#define HFG_BSWAP64(x) __builtin_bswap64(x)
+#endif
 static inline void hfg_put_be16(uint8_t *p, uint16_t v) {
-  p[0] = (uint8_t)(v >> 8);
-  p[1] = (uint8_t)v;
+  v = HFG_BSWAP16(v);
+  memcpy(p, &v, 2);
 }
 static inline void hfg_put_be32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
+  v = HFG_BSWAP32(v);
+  memcpy(p, &v, 4);
 }
 static inline void hfg_put_be64(uint8_t *p, uint64_t v) {
-  hfg_put_be32(p, (uint32_t)(v >> 32));
-  hfg_put_be32(p + 4, (uint32_t)v);
+  v = HFG_BSWAP64(v);
+  memcpy(p, &v, 8);
 }
 static inline uint16_t hfg_get_be16(const uint8_t *p) {
-  return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
+  uint16_t v;
+  memcpy(&v, p, 2);
+  return HFG_BSWAP16(v);
 }
 static inline uint32_t hfg_get_be32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return HFG_BSWAP32(v);
 }
 static inline uint64_t hfg_get_be64(const uint8_t *p) {
-  return (uint64_t)hfg_get_be32(p) << 32 | hfg_get_be32(p + 4);
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return HFG_BSWAP64(v);
 }
 
 int hfg_buf_put_be16(hfg_buf *b, uint16_t v);
