@@ -104,3 +104,22 @@ TEST(alloc_fault) {
   hfg_free(c);
   hfg_fault_alloc_arm(0);
 }
+
+TEST(short_copy_and_be_moves) {
+  uint8_t src[64], dst[80];
+  for (int i = 0; i < 64; i++) src[i] = (uint8_t)(i * 7 + 1);
+  for (size_t n = 0; n <= 40; n++) {
+    memset(dst, 0xEE, sizeof dst);
+    hfg_copy(dst + 8, src + 3, n);
+    CHECK(!memcmp(dst + 8, src + 3, n));
+    CHECK(dst[7] == 0xEE && dst[8 + n] == 0xEE); /* nothing outside [dst, dst+n) */
+  }
+  uint8_t b[8];
+  hfg_put_be64(b, 0x0102030405060708ull);
+  CHECK(b[0] == 1 && b[7] == 8);
+  CHECK(hfg_get_be64(b) == 0x0102030405060708ull);
+  hfg_put_be32(b, 0xA1B2C3D4u);
+  CHECK(b[0] == 0xA1 && b[3] == 0xD4 && hfg_get_be32(b) == 0xA1B2C3D4u);
+  hfg_put_be16(b, 0xBEEF);
+  CHECK(b[0] == 0xBE && b[1] == 0xEF && hfg_get_be16(b) == 0xBEEF);
+}
