@@ -295,8 +295,8 @@ static int append_cell(hfg_writer *w, const hfg_cell *c, int same_row) {
                        "cell exceeds HFile limits (row 1..%d bytes, family <= %d, tags <= %d, "
                        "key and value < 2 GiB): row length %zu",
                        HFG_KV_MAX_ROW, HFG_KV_MAX_FAMILY, HFG_KV_MAX_TAGS, c->row_len);
-  if (hfg_cell_type_name(c->type) == NULL || c->type == HFG_TYPE_MINIMUM ||
-      c->type == HFG_TYPE_MAXIMUM)
+  if (c->type != HFG_TYPE_PUT && (hfg_cell_type_name(c->type) == NULL ||
+                                  c->type == HFG_TYPE_MINIMUM || c->type == HFG_TYPE_MAXIMUM))
     return hfg_err_set(&w->err, HFG_EINVAL, "cell type %u is not a cell type", c->type);
 
   int dup = 0;

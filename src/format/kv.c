@@ -5,45 +5,6 @@
 
 #include "util/coding.h"
 
-int hfg_kv_check(const hfg_cell *c) {
-  if (c->row_len == 0 || c->row_len > HFG_KV_MAX_ROW) return HFG_ETOOBIG;
-  if (c->family_len > HFG_KV_MAX_FAMILY) return HFG_ETOOBIG;
-  if (c->tags_len > HFG_KV_MAX_TAGS) return HFG_ETOOBIG;
-  /* keyLength and valueLength are Java ints. */
-  if (hfg_kv_key_len(c) > INT32_MAX || c->value_len > INT32_MAX) return HFG_ETOOBIG;
-  return 0;
-}
-
-uint8_t *hfg_kv_put_key(uint8_t *p, const hfg_cell *c) {
-  hfg_put_be16(p, (uint16_t)c->row_len);
-  p += 2;
-  hfg_copy(p, c->row, c->row_len);
-  p += c->row_len;
-  *p++ = (uint8_t)c->family_len;
-  hfg_copy(p, c->family, c->family_len);
-  p += c->family_len;
-  hfg_copy(p, c->qualifier, c->qualifier_len);
-  p += c->qualifier_len;
-  hfg_put_be64(p, (uint64_t)c->timestamp);
-  p += 8;
-  *p++ = c->type;
-  return p;
-}
-
-uint8_t *hfg_kv_put_cell(uint8_t *p, const hfg_cell *c) {
-  hfg_put_be32(p, (uint32_t)hfg_kv_key_len(c));
-  hfg_put_be32(p + 4, (uint32_t)c->value_len);
-  p = hfg_kv_put_key(p + 8, c);
-  hfg_copy(p, c->value, c->value_len);
-  p += c->value_len;
-  hfg_put_be16(p, (uint16_t)c->tags_len);
-  p += 2;
-  hfg_copy(p, c->tags, c->tags_len);
-  p += c->tags_len;
-  *p++ = 0; /* mvcc / sequence id 0, as HFileOutputFormat2 writes */
-  return p;
-}
-
 /* Bytes.compareTo: unsigned lexicographic, shorter prefix first. */
 static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
   size_t n = alen < blen ? alen : blen;

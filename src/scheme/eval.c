@@ -88,6 +88,16 @@ static int parse_i64(const uint8_t *p, size_t n, int64_t *out) {
   }
   if (i == n) return -1;
   uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+  if (n - i <= 18) {
+    /* up to 18 digits cannot overflow: no check per digit */
+    for (; i < n; i++) {
+      unsigned d = (unsigned)(p[i] - '0');
+      if (d > 9) return -1;
+      v = v * 10 + d;
+    }
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return 0;
+  }
   for (; i < n; i++) {
     if (p[i] < '0' || p[i] > '9') return -1;
     unsigned d = (unsigned)(p[i] - '0');
@@ -377,39 +387,49 @@ static int eval_node(ectx *c, int32_t idx, val *out) {
   }
 }
 
-int scheme_eval_part(const hfg_scheme *s, size_t part, const hfg_field *fields, size_t nfields,
-                     uint8_t *out, size_t cap, size_t *len, char *errmsg, size_t errlen) {
+/* One part into out; c carries the record and a scratch the caller resets. */
+static int eval_part(ectx *c, size_t part, uint8_t *out, size_t cap, size_t *len) {
+  const hfg_scheme *s = c->s;
   const spart *sp = &s->parts[part];
   if (sp->root < 0) {
     if (sp->llen > cap - *len)
-      return scheme_errf(errmsg, errlen, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
-    memcpy(out + *len, s->pool + sp->lit, sp->llen);
+      return scheme_errf(c->em, c->el, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
+    hfg_copy(out + *len, s->pool + sp->lit, sp->llen);
     *len += sp->llen;
     return 0;
   }
-  uint8_t scr[HFG_SCHEME_SCRATCH];
-  ectx c = {s, fields, nfields, scr, sizeof scr, 0, errmsg, errlen};
   val v;
   const uint8_t *p;
   size_t n;
-  int rc = eval_node(&c, sp->root, &v);
-  if (!rc) rc = as_bytes(&c, &v, &s->nodes[sp->root], &p, &n);
+  int rc = eval_node(c, sp->root, &v);
+  if (!rc) rc = as_bytes(c, &v, &s->nodes[sp->root], &p, &n);
   if (rc) return rc;
   size_t padn = (size_t)sp->pad > n ? (size_t)sp->pad - n : 0;
   if (padn + n > cap - *len)
-    return scheme_errf(errmsg, errlen, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
-  memset(out + *len, '0', padn);
-  memcpy(out + *len + padn, p, n);
+    return scheme_errf(c->em, c->el, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
+  if (padn) memset(out + *len, '0', padn);
+  hfg_copy(out + *len + padn, p, n);
   *len += padn + n;
   return 0;
+}
+
+int scheme_eval_part(const hfg_scheme *s, size_t part, const hfg_field *fields, size_t nfields,
+                     uint8_t *out, size_t cap, size_t *len, char *errmsg, size_t errlen) {
+  uint8_t scr[HFG_SCHEME_SCRATCH];
+  ectx c = {s, fields, nfields, scr, sizeof scr, 0, errmsg, errlen};
+  return eval_part(&c, part, out, cap, len);
 }
 
 int hfg_scheme_eval(const hfg_scheme *s, const hfg_field *fields, size_t nfields, uint8_t *out,
                     size_t cap, size_t *len, char *errmsg, size_t errlen) {
   size_t n = 0, salt_at = 0;
+  /* one scratch for the record: each part starts it afresh */
+  uint8_t scr[HFG_SCHEME_SCRATCH];
+  ectx c = {s, fields, nfields, scr, sizeof scr, 0, errmsg, errlen};
   for (size_t i = 0; i < s->nparts; i++) {
     if ((int)i == s->salt_rest_part) salt_at = n;
-    int rc = scheme_eval_part(s, i, fields, nfields, out, cap, &n, errmsg, errlen);
+    c.sused = 0;
+    int rc = eval_part(&c, i, out, cap, &n);
     if (rc) return rc;
   }
   if (s->salt_rest_part >= 0) {
