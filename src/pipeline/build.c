@@ -301,6 +301,7 @@ static int ingest(job *j, hfg_record_reader *rr) {
   hfg_record rec;
   int rc;
   uint64_t seq = 0;
+  hfg_err e = {0}; /* set only by a failure, which ends the loop: zeroed once, not per record */
   double last_progress = now_s();
   /* Parsing runs on its own thread (record_pump.h) when one can be had. */
   hfg_record_pump *pump = hfg_record_pump_start(rr);
@@ -342,7 +343,6 @@ static int ingest(job *j, hfg_record_reader *rr) {
     }
     if (klen > LONG_KEY) j->sum->long_keys++;
     size_t region = hfg_splits_region(&j->splits, key, klen);
-    hfg_err e = {0};
     if (hfg_sorter_add(j->sorter, region, key, klen, seq++, payload.p, payload.len, &e)) {
       fail(j, e.code, "%s", e.msg);
       break;
@@ -606,10 +606,13 @@ static int emit_region(job *j, size_t region) {
     size_t pl;
     const uint8_t *p = hfg_rec_payload(rec, len, &pl);
     hfg_buf_reset(&prev_key);
-    if (hfg_buf_append(&prev_key, key, klen) || hfg_buf_append(&prev_key, p + 8, 10)) {
+    if (hfg_buf_reserve(&prev_key, klen + 10)) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;
     }
+    hfg_copy(prev_key.p, key, klen);
+    memcpy(prev_key.p + klen, p + 8, 10);
+    prev_key.len = klen + 10;
     prev_klen = klen;
     have_prev = 1;
     if (emit_row(j, region, fws, rec, len, rs, cells)) break;
