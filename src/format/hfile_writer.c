@@ -278,15 +278,13 @@ static void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) {
     w->earliest_put_ts = c->timestamp;
 }
 
-/* Appends c. same_row: c's row and family are those of the cell appended just
- * before (hfg_writer_append_row checked it), so the family check, the row part
- * of the order check and a ROW bloom's add (a no-op for a repeated row) are
- * skipped; everything else is as for any cell. */
-static int append_cell(hfg_writer *w, const hfg_cell *c, int same_row) {
+static int place_cell(hfg_writer *w, const hfg_cell *c, int dup);
+
+/* Appends c after every check (hfg_writer_append). */
+static int append_cell(hfg_writer *w, const hfg_cell *c) {
   if (w->err.code) return w->err.code;
   if (w->state != W_OPEN) return hfg_err_set(&w->err, HFG_ESTATE, "append after finish/abandon");
-  if (!same_row &&
-      (c->family_len != w->family_len || memcmp(c->family, w->family, w->family_len) != 0))
+  if (c->family_len != w->family_len || memcmp(c->family, w->family, w->family_len) != 0)
     return hfg_err_set(&w->err, HFG_EINVAL, "cell family differs from the writer's family '%.*s'",
                        (int)w->family_len, (const char *)w->family);
   int rc = hfg_kv_check(c);
@@ -301,7 +299,7 @@ static int append_cell(hfg_writer *w, const hfg_cell *c, int same_row) {
 
   int dup = 0;
   if (w->entries) {
-    int cmp = same_row ? hfg_kv_compare_columns(c, &w->last) : hfg_kv_compare(c, &w->last);
+    int cmp = hfg_kv_compare(c, &w->last);
     if (cmp < 0) {
       char a[400], b[400];
       describe_key(&w->last, a, sizeof a);
@@ -314,7 +312,7 @@ static int append_cell(hfg_writer *w, const hfg_cell *c, int same_row) {
   }
 
   /* StoreFileWriter.append: blooms first, then the data block boundary. */
-  if (w->bloom && !(same_row && w->o.bloom == HFG_BLOOM_ROW) &&
+  if (w->bloom &&
       (rc = hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len)))
     return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
   if (c->type == HFG_TYPE_DELETE_FAMILY || c->type == HFG_TYPE_DELETE_FAMILY_VERSION) {
@@ -322,11 +320,17 @@ static int append_cell(hfg_writer *w, const hfg_cell *c, int same_row) {
     if (w->df_bloom && (rc = hfg_bloom_writer_add(w->df_bloom, c->row, c->row_len, NULL, 0)))
       return hfg_err_set(&w->err, rc, "delete-family bloom filter: %s", hfg_strerror(rc));
   }
+  return place_cell(w, c, dup);
+}
+
+/* The part of an append after the checks, the order and the blooms: the data
+ * block boundary (never between two equal keys), the cell's bytes, the last
+ * key and the file's statistics. */
+static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
   if (!dup && w->block.len >= w->o.block_size) {
-    rc = finish_data_block(w);
+    int rc = finish_data_block(w);
     if (rc) return rc;
   }
-
   size_t key_len = hfg_kv_key_len(c);
   size_t cell_len = hfg_kv_cell_len(c);
   if (hfg_buf_reserve(&w->block, cell_len))
@@ -360,21 +364,38 @@ static int append_cell(hfg_writer *w, const hfg_cell *c, int same_row) {
   return 0;
 }
 
-int hfg_writer_append(hfg_writer *w, const hfg_cell *c) { return append_cell(w, c, 0); }
+int hfg_writer_append(hfg_writer *w, const hfg_cell *c) { return append_cell(w, c); }
 
 int hfg_writer_append_row(hfg_writer *w, const hfg_cell *cells, size_t n) {
-  int same = 0;
-  for (size_t i = 0; i < n; i++) {
-    const hfg_cell *c = &cells[i];
-    /* The same bytes by pointer as cells[0]'s row and family, checked when it
-     * was appended, and so far for every cell since: then the last cell has
-     * this row. Any other cell, and all after it, take the full path. */
-    same = i > 0 && (i == 1 || same) && c->row == cells[0].row &&
-           c->row_len == cells[0].row_len && c->family == cells[0].family &&
-           c->family_len == cells[0].family_len;
-    int rc = append_cell(w, c, same);
-    if (rc) return rc;
+  if (n == 0) return w->err.code;
+  int rc = append_cell(w, &cells[0]);
+  if (rc) return rc;
+  const hfg_cell *c0 = &cells[0];
+  const int rowcol = w->bloom && w->o.bloom == HFG_BLOOM_ROWCOL;
+  size_t i = 1;
+  /* The lean path, while each cell has cells[0]'s row and family bytes by
+   * pointer (checked when cells[0] was appended), is a Put without tags and
+   * is far from the size limits: its order is checked against the cell
+   * before it on the columns alone (qualifier, timestamp, type), a ROW bloom
+   * has its row already, and no other check can fail. */
+  for (; i < n; i++) {
+    const hfg_cell *c = &cells[i], *p = &cells[i - 1];
+    if (c->row != c0->row || c->row_len != c0->row_len || c->family != c0->family ||
+        c->family_len != c0->family_len || c->type != HFG_TYPE_PUT || c->tags_len ||
+        c->qualifier_len > 0xffff || c->value_len > 0x3fffffff)
+      break;
+    int cmp = hfg_kv_cmp_bytes(c->qualifier, c->qualifier_len, p->qualifier, p->qualifier_len);
+    if (!cmp && c->timestamp != p->timestamp) cmp = c->timestamp > p->timestamp ? -1 : 1;
+    if (!cmp) cmp = (int)p->type - (int)c->type;
+    if (cmp < 0) break; /* the full path below reports it, naming both keys */
+    if (rowcol &&
+        (rc = hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len)))
+      return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
+    if ((rc = place_cell(w, c, cmp == 0))) return rc;
   }
+  /* anything else: every remaining cell on the full path */
+  for (; i < n; i++)
+    if ((rc = append_cell(w, &cells[i]))) return rc;
   return w->err.code;
 }
 
