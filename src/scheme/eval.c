@@ -398,6 +398,42 @@ static int eval_part(ectx *c, size_t part, uint8_t *out, size_t cap, size_t *len
     *len += sp->llen;
     return 0;
   }
+  /* The salted-key shapes, `{col}` and `{col % N}`, without the general
+   * evaluator; anything unusual (a missing field, a value that is not an
+   * integer) falls through to it, which gives the error. */
+  const snode *rn = &s->nodes[sp->root];
+  if (rn->kind == N_COL || (rn->kind == N_MOD && s->nodes[rn->arg[0]].kind == N_COL)) {
+    int32_t col = rn->kind == N_COL ? rn->col : s->nodes[rn->arg[0]].col;
+    if ((size_t)col < c->nf && (c->f[col].p || !c->f[col].len)) {
+      const uint8_t *fp = (const uint8_t *)c->f[col].p;
+      size_t fn = c->f[col].len;
+      uint8_t digits[24];
+      int64_t x;
+      if (rn->kind == N_MOD) {
+        fp = NULL; /* not an integer: leave it to the evaluator */
+        if (c->f[col].p && parse_i64((const uint8_t *)c->f[col].p, fn, &x) == 0) {
+          int64_t m = rn->ival, q = x % m;
+          uint64_t u = (uint64_t)(q < 0 ? q + m : q);
+          size_t k = sizeof digits;
+          do {
+            digits[--k] = (uint8_t)('0' + u % 10);
+            u /= 10;
+          } while (u);
+          fp = digits + k;
+          fn = sizeof digits - k;
+        }
+      }
+      if (fp || rn->kind == N_COL) {
+        size_t padn = (size_t)sp->pad > fn ? (size_t)sp->pad - fn : 0;
+        if (padn + fn > cap - *len)
+          return scheme_errf(c->em, c->el, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
+        if (padn) memset(out + *len, '0', padn);
+        if (fn) hfg_copy(out + *len + padn, fp, fn);
+        *len += padn + fn;
+        return 0;
+      }
+    }
+  }
   val v;
   const uint8_t *p;
   size_t n;
