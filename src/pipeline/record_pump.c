@@ -2,7 +2,8 @@
  * Record pump: see record_pump.h. The reading thread copies records into
  * batches (one byte arena per batch: raw bytes, field bytes, reason), a small
  * ring of batches goes back and forth between the two threads under one
- * mutex; per record the consumer only rebuilds the field pointers.
+ * mutex; the consumer hands out each record's slice of the batch's field
+ * array as it is.
  */
 #include "pipeline/record_pump.h"
 
@@ -27,15 +28,14 @@ typedef struct prec {
   size_t reason_off;          /* SIZE_MAX: none */
 } prec;
 
-typedef struct pfield {
-  size_t off, len;
-} pfield;
-
 typedef struct batch {
   hfg_buf bytes;
   prec *recs;
   size_t nrecs;
-  pfield *fields;
+  /* While the batch fills, a field's p holds its offset in bytes (which may
+   * move as it grows); once full, the reading thread turns every offset into
+   * a pointer, so the consumer hands out slices of this array as they are. */
+  hfg_field *fields;
   size_t nfields, capfields;
   int last;                   /* the reading thread ends after this batch */
 } batch;
@@ -55,15 +55,16 @@ struct hfg_record_pump {
   int holding;                /* the consumer owns b[consume] */
   int done;                   /* the stream ended: every later call returns final */
   int final;
-  hfg_field *fbuf;
-  size_t fcap;
 };
+
+/* A field's offset in the batch's bytes, parked in its pointer while filling. */
+#define AS_OFFSET(off) ((const char *)(uintptr_t)(off))
 
 static int batch_add(batch *b, const hfg_record *rec, int rc) {
   if (b->nfields + rec->nfields > b->capfields) {
     size_t cap = b->capfields ? b->capfields * 2 : 4096;
     while (cap < b->nfields + rec->nfields) cap *= 2;
-    pfield *f = hfg_realloc(b->fields, cap * sizeof *f);
+    hfg_field *f = hfg_realloc(b->fields, cap * sizeof *f);
     if (!f) return HFG_ENOMEM;
     b->fields = f;
     b->capfields = cap;
@@ -84,19 +85,22 @@ static int batch_add(batch *b, const hfg_record *rec, int rc) {
     const uintptr_t f0 = (uintptr_t)rec->fields[i].p;
     size_t flen = rec->fields[i].len;
     if (rec->fields[i].p && f0 >= raw0 && f0 <= raw1 && flen <= raw1 - f0) {
-      b->fields[b->nfields++] = (pfield){p->raw_off + (size_t)(f0 - raw0), flen};
+      b->fields[b->nfields++] = (hfg_field){AS_OFFSET(p->raw_off + (size_t)(f0 - raw0)), flen};
       continue;
     }
-    b->fields[b->nfields++] = (pfield){b->bytes.len, flen};
-    if (hfg_buf_append(&b->bytes, rec->fields[i].p, flen)) return HFG_ENOMEM;
+    b->fields[b->nfields++] = (hfg_field){AS_OFFSET(b->bytes.len), flen};
+    if (hfg_buf_append(&b->bytes, rec->fields[i].p, flen)) goto oom;
   }
   p->reason_off = SIZE_MAX;
   if (rec->reason) {
     p->reason_off = b->bytes.len;
-    if (hfg_buf_append(&b->bytes, rec->reason, strlen(rec->reason) + 1)) return HFG_ENOMEM;
+    if (hfg_buf_append(&b->bytes, rec->reason, strlen(rec->reason) + 1)) goto oom;
   }
   b->nrecs++;
   return 0;
+oom:
+  b->nfields = p->field0; /* only whole records' fields get their pointers */
+  return HFG_ENOMEM;
 }
 
 static void *reading_thread(void *arg) {
@@ -126,6 +130,8 @@ static void *reading_thread(void *arg) {
         break;
       }
     }
+    for (size_t i = 0; i < b->nfields; i++)
+      b->fields[i].p = (const char *)b->bytes.p + (uintptr_t)b->fields[i].p;
     atomic_store(&p->bytes_read, hfg_record_reader_bytes_read(p->r));
     pthread_mutex_lock(&p->mu);
     p->full[p->produce] = 1;
@@ -189,18 +195,7 @@ int hfg_record_pump_next(hfg_record_pump *p, hfg_record *rec) {
     p->final = r->rc;
     return r->rc;
   }
-  if (r->nfields > p->fcap) {
-    size_t cap = r->nfields * 2;
-    hfg_field *f = hfg_realloc(p->fbuf, cap * sizeof *f);
-    if (!f) return HFG_ENOMEM;
-    p->fbuf = f;
-    p->fcap = cap;
-  }
-  for (size_t i = 0; i < r->nfields; i++) {
-    const pfield *f = &b->fields[r->field0 + i];
-    p->fbuf[i] = (hfg_field){(const char *)b->bytes.p + f->off, f->len};
-  }
-  rec->fields = p->fbuf;
+  rec->fields = b->fields + r->field0;
   rec->nfields = r->nfields;
   rec->file = r->file;
   rec->line = r->line;
@@ -228,6 +223,5 @@ void hfg_record_pump_stop(hfg_record_pump *p) {
     hfg_free(p->b[i].fields);
     hfg_buf_free(&p->b[i].bytes);
   }
-  hfg_free(p->fbuf);
   hfg_free(p);
 }
