@@ -607,7 +607,6 @@ static uint8_t *slab_alloc(hfg_sorter *s, size_t n) {
   s->slabs = slabs;
   uint8_t *p = hfg_malloc(cap);
   if (!p) return NULL;
-  hfg_advise_hugepages(p, cap);
   s->slabs[s->nslabs++] = (slab){p, n, cap};
   s->cur_slab = s->nslabs - 1;
   return p;

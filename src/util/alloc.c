@@ -1,12 +1,8 @@
 #include "util/alloc.h"
 
 #include <stdatomic.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 /* Countdown to the failing allocation; 0 = disarmed. Atomic so that threaded
  * stages can be fault-tested without data races. */
@@ -55,17 +51,6 @@ void *hfg_realloc(void *p, size_t n) {
 
 void hfg_free(void *p) { free(p); }
 
-void hfg_advise_hugepages(void *p, size_t n) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-  uintptr_t b = ((uintptr_t)p + n) & ~(huge - 1);
-  if (b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-  (void)p;
-  (void)n;
-#endif
-}
 
 char *hfg_strdup(const char *s) {
   size_t n = strlen(s) + 1;

@@ -17,13 +17,6 @@ void hfg_free(void *p);
 char *hfg_strdup(const char *s);
 void *hfg_memdup(const void *p, size_t n);
 
-/* Asks the kernel to back the whole 2 MiB pages inside [p, p+n) with
- * transparent huge pages (madvise MADV_HUGEPAGE; THP is often in "madvise"
- * mode). For large, long-lived arenas touched at random, such as the sort
- * slabs: fewer page faults and TLB misses. A hint only: no error, no effect
- * where unsupported. */
-void hfg_advise_hugepages(void *p, size_t n);
-
 /* Fault injection (tests only). After hfg_fault_alloc_arm(n), the nth call to
  * hfg_malloc/calloc/realloc/strdup from now on (n >= 1) fails; later calls
  * succeed again. hfg_fault_alloc_arm(0) disarms. hfg_fault_alloc_fired()
