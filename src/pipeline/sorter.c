@@ -389,7 +389,14 @@ static int source_next(source *src, hfg_err *err) {
   if (src->fd < 0) {
     if (src->mem_i == src->mem_n) return 0;
     /* sorted order visits the slabs at random: fetch a few records ahead */
-    if (src->mem_i + 8 < src->mem_n) __builtin_prefetch(src->mem[src->mem_i + 8].rec);
+    if (src->mem_i + 8 < src->mem_n) {
+      /* a record is a few cache lines: ask for the first four */
+      const uint8_t *ahead = src->mem[src->mem_i + 8].rec;
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + 64);
+      __builtin_prefetch(ahead + 128);
+      __builtin_prefetch(ahead + 192);
+    }
     src->cur = src->mem[src->mem_i++].rec;
     src->cur_len = 4 + hfg_get_be32(src->cur);
     return 1;
