@@ -279,6 +279,8 @@ static void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) {
 }
 
 static int place_cell(hfg_writer *w, const hfg_cell *c, int dup);
+static int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
+                     const hfg_cell *c, int same_put);
 
 /* Appends c after every check (hfg_writer_append). */
 static int append_cell(hfg_writer *w, const hfg_cell *c) {
@@ -337,15 +339,26 @@ static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for a %zu-byte cell", cell_len);
   uint8_t *cell = w->block.p + w->block.len;
   hfg_kv_put_cell(cell, c);
+  return note_cell(w, cell, cell_len, key_len, c, 0);
+}
+
+/* Bookkeeping for the cell c just written at cell (cell_len bytes, key_len of
+ * them its key): the block's length, the last and first keys, the biggest
+ * cell, the file's statistics. same_put: c is a Put without tags with the row,
+ * family and timestamp of the cell before it, whose parts are already noted. */
+static int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
+                     const hfg_cell *c, int same_put) {
   w->block.len += cell_len;
   /* the key's parts, without parsing: key = rowLen(2) row famLen(1) fam qual ts(8) type(1) */
   w->last_key_off = (size_t)(cell + 8 - w->block.p);
   w->last_key_len = key_len;
-  w->last.row_len = c->row_len;
-  w->last.family_len = c->family_len;
   w->last.qualifier_len = c->qualifier_len;
-  w->last.timestamp = c->timestamp;
-  w->last.type = c->type;
+  if (!same_put) {
+    w->last.row_len = c->row_len;
+    w->last.family_len = c->family_len;
+    w->last.timestamp = c->timestamp;
+    w->last.type = c->type;
+  }
   repoint_last(w, cell + 8);
   if (w->block.len == cell_len) {
     hfg_buf_reset(&w->first_key);
@@ -360,42 +373,79 @@ static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
     if (hfg_buf_append(&w->biggest_key, cell + 8, key_len))
       return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
   }
-  track_cell(w, c, key_len);
+  if (same_put) { /* the time range and the earliest Put already include its timestamp */
+    w->entries++;
+    w->total_key_len += key_len;
+    w->total_value_len += c->value_len;
+  } else {
+    track_cell(w, c, key_len);
+  }
   return 0;
 }
 
 int hfg_writer_append(hfg_writer *w, const hfg_cell *c) { return append_cell(w, c); }
 
-int hfg_writer_append_row(hfg_writer *w, const hfg_cell *cells, size_t n) {
+int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, int64_t ts,
+                           const hfg_put *puts, size_t n) {
   if (n == 0) return w->err.code;
-  int rc = append_cell(w, &cells[0]);
+  hfg_cell t = {row, row_len, w->family, w->family_len, puts[0].qualifier, puts[0].qualifier_len,
+                ts, HFG_TYPE_PUT, puts[0].value, puts[0].value_len, NULL, 0};
+  int rc = append_cell(w, &t);
   if (rc) return rc;
-  const hfg_cell *c0 = &cells[0];
-  const int rowcol = w->bloom && w->o.bloom == HFG_BLOOM_ROWCOL;
+  /* The rest share the first cell's key prefix rowLen(2) row famLen(1)
+   * family and suffix ts(8) type(1): made once, each cell copies them whole.
+   * Only the qualifier can break the order (equal ones are equal keys). */
+  uint8_t prefix[256], suffix[9];
+  size_t plen = 3 + row_len + w->family_len;
   size_t i = 1;
-  /* The lean path, while each cell has cells[0]'s row and family bytes by
-   * pointer (checked when cells[0] was appended), is a Put without tags and
-   * is far from the size limits: its order is checked against the cell
-   * before it on the columns alone (qualifier, timestamp, type), a ROW bloom
-   * has its row already, and no other check can fail. */
-  for (; i < n; i++) {
-    const hfg_cell *c = &cells[i], *p = &cells[i - 1];
-    if (c->row != c0->row || c->row_len != c0->row_len || c->family != c0->family ||
-        c->family_len != c0->family_len || c->type != HFG_TYPE_PUT || c->tags_len ||
-        c->qualifier_len > 0xffff || c->value_len > 0x3fffffff)
-      break;
-    int cmp = hfg_kv_cmp_bytes(c->qualifier, c->qualifier_len, p->qualifier, p->qualifier_len);
-    if (!cmp && c->timestamp != p->timestamp) cmp = c->timestamp > p->timestamp ? -1 : 1;
-    if (!cmp) cmp = (int)p->type - (int)c->type;
-    if (cmp < 0) break; /* the full path below reports it, naming both keys */
-    if (rowcol &&
-        (rc = hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len)))
-      return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
-    if ((rc = place_cell(w, c, cmp == 0))) return rc;
+  if (plen <= sizeof prefix) {
+    hfg_put_be16(prefix, (uint16_t)row_len);
+    memcpy(prefix + 2, row, row_len);
+    prefix[2 + row_len] = (uint8_t)w->family_len;
+    memcpy(prefix + 3 + row_len, w->family, w->family_len);
+    hfg_put_be64(suffix, (uint64_t)ts);
+    suffix[8] = HFG_TYPE_PUT;
+    const int rowcol = w->bloom && w->o.bloom == HFG_BLOOM_ROWCOL;
+    for (; i < n; i++) {
+      const hfg_put *c = &puts[i], *p = &puts[i - 1];
+      if (c->qualifier_len > 0xffff || c->value_len > 0x3fffffff) break;
+      int cmp = hfg_kv_cmp_bytes(c->qualifier, c->qualifier_len, p->qualifier, p->qualifier_len);
+      if (cmp < 0) break; /* the full path below reports it, naming both keys */
+      if (rowcol && (rc = hfg_bloom_writer_add(w->bloom, row, row_len, c->qualifier,
+                                               c->qualifier_len)))
+        return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
+      if (cmp != 0 && w->block.len >= w->o.block_size && (rc = finish_data_block(w))) return rc;
+      size_t key_len = plen + c->qualifier_len + 9;
+      size_t cell_len = 8 + key_len + c->value_len + 3;
+      if (hfg_buf_reserve(&w->block, cell_len))
+        return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for a %zu-byte cell", cell_len);
+      uint8_t *cell = w->block.p + w->block.len, *q = cell;
+      hfg_put_be32(q, (uint32_t)key_len);
+      hfg_put_be32(q + 4, (uint32_t)c->value_len);
+      memcpy(q + 8, prefix, plen);
+      q += 8 + plen;
+      hfg_copy(q, c->qualifier, c->qualifier_len);
+      q += c->qualifier_len;
+      memcpy(q, suffix, 9);
+      q += 9;
+      hfg_copy(q, c->value, c->value_len);
+      q += c->value_len;
+      q[0] = q[1] = q[2] = 0; /* tagsLength 0, mvcc 0 */
+      t.qualifier = c->qualifier;
+      t.qualifier_len = c->qualifier_len;
+      t.value = c->value;
+      t.value_len = c->value_len;
+      if ((rc = note_cell(w, cell, cell_len, key_len, &t, 1))) return rc;
+    }
   }
-  /* anything else: every remaining cell on the full path */
-  for (; i < n; i++)
-    if ((rc = append_cell(w, &cells[i]))) return rc;
+  /* anything else: the remaining cells on the full path */
+  for (; i < n; i++) {
+    t.qualifier = puts[i].qualifier;
+    t.qualifier_len = puts[i].qualifier_len;
+    t.value = puts[i].value;
+    t.value_len = puts[i].value_len;
+    if ((rc = append_cell(w, &t))) return rc;
+  }
   return w->err.code;
 }
 

@@ -487,21 +487,22 @@ static void record_names(job *j, uint16_t file_idx, const char **name) {
 
 /* Appends one row's cells of family f (n > 0) to its writer, rolling the file
  * first if it has reached --max-file-size. */
-static int emit_family_row(job *j, size_t region, size_t f, fwriter *fw, const hfg_cell *cells,
-                           size_t n, hfg_build_region *rs) {
+static int emit_family_row(job *j, size_t region, size_t f, fwriter *fw, const uint8_t *key,
+                           size_t klen, int64_t ts, const hfg_put *puts, size_t n,
+                           hfg_build_region *rs) {
   /* HFileOutputFormat2 rolls at a row boundary once the file reached the size */
   if (fw->w && hfg_writer_bytes(fw->w) >= j->o->max_file_size && close_writer(j, fw)) return -1;
-  if (!fw->w && open_writer(j, region, f, fw, cells[0].row, cells[0].row_len)) return -1;
-  if (hfg_writer_append_row(fw->w, cells, n))
+  if (!fw->w && open_writer(j, region, f, fw, key, klen)) return -1;
+  if (hfg_writer_append_puts(fw->w, key, klen, ts, puts, n))
     return fail(j, hfg_writer_status(fw->w), "%s", hfg_writer_errmsg(fw->w));
   rs->cells += n;
   return 0;
 }
 
-/* cells: room for j->ncols cells. The columns are sorted by family, then
- * qualifier (columns.c), so each family's cells are one run of them. */
+/* puts: room for j->ncols. The columns are sorted by family, then qualifier
+ * (columns.c), so each family's cells are one run of them. */
 static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, size_t len,
-                    hfg_build_region *rs, hfg_cell *cells) {
+                    hfg_build_region *rs, hfg_put *puts) {
   size_t klen = hfg_rec_klen(rec);
   const uint8_t *key = hfg_rec_key(rec);
   size_t plen;
@@ -515,16 +516,14 @@ static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, siz
     if (vl == ABSENT) continue;
     size_t f = j->cols[i].family;
     if (n && f != fam) {
-      if (emit_family_row(j, region, fam, &fws[fam], cells, n, rs)) return -1;
+      if (emit_family_row(j, region, fam, &fws[fam], key, klen, ts, puts, n, rs)) return -1;
       n = 0;
     }
     fam = f;
-    cells[n++] = (hfg_cell){key, klen, (const uint8_t *)j->families[f], j->family_len[f],
-                            (const uint8_t *)j->cols[i].qualifier, j->cols[i].qualifier_len, ts,
-                            HFG_TYPE_PUT, q, vl, NULL, 0};
+    puts[n++] = (hfg_put){(const uint8_t *)j->cols[i].qualifier, j->cols[i].qualifier_len, q, vl};
     q += vl;
   }
-  if (n && emit_family_row(j, region, fam, &fws[fam], cells, n, rs)) return -1;
+  if (n && emit_family_row(j, region, fam, &fws[fam], key, klen, ts, puts, n, rs)) return -1;
   rs->rows++;
   return 0;
 }
@@ -539,10 +538,10 @@ static int emit_region(job *j, size_t region) {
   hfg_err e = {0};
   if (hfg_sort_iter_open(j->sorter, region, &it, &e)) return fail(j, e.code, "%s", e.msg);
   fwriter *fws = hfg_calloc(j->nfamilies, sizeof *fws);
-  hfg_cell *cells = hfg_calloc(j->ncols + 1, sizeof *cells);
-  if (!fws || !cells) {
+  hfg_put *puts = hfg_calloc(j->ncols + 1, sizeof *puts);
+  if (!fws || !puts) {
     hfg_free(fws);
-    hfg_free(cells);
+    hfg_free(puts);
     hfg_sort_iter_close(it);
     return fail(j, HFG_ENOMEM, "out of memory");
   }
@@ -563,7 +562,7 @@ static int emit_region(job *j, size_t region) {
     const uint8_t *key = hfg_rec_key(rec);
     if (policy == HFG_DUP_LAST) {
       if (pend && (hfg_rec_klen(pend) != klen || memcmp(hfg_rec_key(pend), key, klen))) {
-        if (emit_row(j, region, fws, pend, pend_len, rs, cells)) break;
+        if (emit_row(j, region, fws, pend, pend_len, rs, puts)) break;
       } else if (pend) {
         __atomic_fetch_add(&j->sum->duplicates_dropped, 1, __ATOMIC_RELAXED);
       }
@@ -615,10 +614,10 @@ static int emit_region(job *j, size_t region) {
     prev_key.len = klen + 10;
     prev_klen = klen;
     have_prev = 1;
-    if (emit_row(j, region, fws, rec, len, rs, cells)) break;
+    if (emit_row(j, region, fws, rec, len, rs, puts)) break;
   }
   if (rc < 0) fail(j, e.code, "%s", e.msg);
-  if (!atomic_load(&j->failed) && pend) emit_row(j, region, fws, pend, pend_len, rs, cells);
+  if (!atomic_load(&j->failed) && pend) emit_row(j, region, fws, pend, pend_len, rs, puts);
   hfg_buf_free(&prev_key);
   for (size_t f = 0; f < j->nfamilies; f++) {
     if (!fws[f].w) continue;
@@ -632,7 +631,7 @@ static int emit_region(job *j, size_t region) {
     rs->files += fws[f].count;
   }
   hfg_free(hold);
-  hfg_free(cells);
+  hfg_free(puts);
   hfg_free(fws);
   hfg_sort_iter_close(it);
   atomic_fetch_add(&j->regions_done, 1);

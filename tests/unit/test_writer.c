@@ -296,9 +296,10 @@ TEST(writer_layout) {
   hfg_writer_free(w);
 }
 
-/* One file written with hfg_writer_append_row (rows of 1..5 qualifiers, ROW and
- * ROWCOL blooms, small blocks so boundaries fall inside rows) is byte for byte
- * the file of the same cells appended one at a time. */
+/* One file written with hfg_writer_append_puts (rows of 1..5 qualifiers, some
+ * repeated, ROW and ROWCOL blooms, small blocks so boundaries fall inside rows,
+ * long rows past the prefix buffer) is byte for byte the file of the same
+ * cells appended one at a time. */
 static void write_rows(int by_row, hfg_bloom_type bloom, uint8_t **out, size_t *len) {
   hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
   o.bloom = bloom;
@@ -306,27 +307,37 @@ static void write_rows(int by_row, hfg_bloom_type bloom, uint8_t **out, size_t *
   o.bulkload_timestamp = 1;
   hfg_writer *w;
   REQUIRE(hfg_writer_open_mem("cf", &o, &w) == 0);
-  static const char *quals[] = {"a", "bb", "c", "dddddddddddddddddddd", "e"};
-  char row[32], val[64];
+  static const char *quals[] = {"a", "bb", "bb", "dddddddddddddddddddd", "e"};
+  char row[400], val[64];
   for (int i = 0; i < 300; i++) {
-    snprintf(row, sizeof row, "%d|%07d", i / 30, i);
-    hfg_cell cells[5];
+    int rl = snprintf(row, sizeof row, "%d|%07d", i / 30, i);
+    if (i % 50 == 49) { /* a row longer than the 256-byte prefix buffer */
+      memset(row + rl, 'z', 300);
+      row[rl + 300] = '\0';
+    }
+    hfg_put puts[5];
     int n = 1 + i % 5;
     for (int k = 0; k < n; k++) {
       snprintf(val, sizeof val, "v%d-%d", i, k);
-      cells[k] = mk(row, quals[k], 1720000000000 - k, HFG_TYPE_PUT);
-      cells[k].value = (const uint8_t *)hfg_strdup(val);
-      cells[k].value_len = strlen(val);
+      puts[k] = (hfg_put){(const uint8_t *)quals[k], strlen(quals[k]),
+                          (const uint8_t *)hfg_strdup(val), strlen(val)};
     }
+    int64_t ts = 1720000000000 - i;
     if (by_row) {
-      REQUIRE(hfg_writer_append_row(w, cells, (size_t)n) == 0);
+      REQUIRE(hfg_writer_append_puts(w, (const uint8_t *)row, strlen(row), ts, puts, (size_t)n) ==
+              0);
     } else {
-      for (int k = 0; k < n; k++) REQUIRE(hfg_writer_append(w, &cells[k]) == 0);
+      for (int k = 0; k < n; k++) {
+        hfg_cell c = mk(row, quals[k], ts, HFG_TYPE_PUT);
+        c.value = puts[k].value;
+        c.value_len = puts[k].value_len;
+        REQUIRE(hfg_writer_append(w, &c) == 0);
+      }
     }
     const uint8_t *lr;
     size_t ll;
     CHECK(hfg_writer_last_row(w, &lr, &ll) == 1 && ll == strlen(row) && !memcmp(lr, row, ll));
-    for (int k = 0; k < n; k++) hfg_free((void *)cells[k].value);
+    for (int k = 0; k < n; k++) hfg_free((void *)puts[k].value);
   }
   REQUIRE(hfg_writer_finish(w) == 0);
   const uint8_t *f = hfg_writer_mem_data(w, len);
@@ -334,7 +345,7 @@ static void write_rows(int by_row, hfg_bloom_type bloom, uint8_t **out, size_t *
   hfg_writer_free(w);
 }
 
-TEST(writer_append_row_same_bytes) {
+TEST(writer_append_puts_same_bytes) {
   hfg_bloom_type blooms[] = {HFG_BLOOM_NONE, HFG_BLOOM_ROW, HFG_BLOOM_ROWCOL};
   for (int b = 0; b < 3; b++) {
     uint8_t *x, *y;
@@ -347,30 +358,26 @@ TEST(writer_append_row_same_bytes) {
   }
 }
 
-TEST(writer_append_row_checks_every_cell) {
+TEST(writer_append_puts_checks_every_cell) {
   hfg_writer *w;
-  /* qualifiers out of order inside a row */
+  /* qualifiers out of order inside a row: the error names both keys */
   REQUIRE(hfg_writer_open_mem("cf", NULL, &w) == 0);
-  hfg_cell r1[2] = {mk("r1", "b", 1, HFG_TYPE_PUT), mk("r1", "a", 1, HFG_TYPE_PUT)};
-  r1[1].row = r1[0].row;
-  r1[1].family = r1[0].family;
-  CHECK(hfg_writer_append_row(w, r1, 2) == HFG_EORDER);
+  hfg_put r1[3] = {{(const uint8_t *)"a", 1, (const uint8_t *)"v", 1},
+                   {(const uint8_t *)"c", 1, (const uint8_t *)"v", 1},
+                   {(const uint8_t *)"b", 1, (const uint8_t *)"v", 1}};
+  CHECK(hfg_writer_append_puts(w, (const uint8_t *)"r1", 2, 5, r1, 3) == HFG_EORDER);
+  CHECK(strstr(hfg_writer_errmsg(w), "r1/cf:b/5/Put") != NULL);
+  CHECK(strstr(hfg_writer_errmsg(w), "r1/cf:c/5/Put") != NULL);
+  CHECK_EQ_INT(hfg_writer_entries(w), 2);
   hfg_writer_free(w);
-  /* a row pointer that leaves and comes back: cell 2 is compared with cell 1's
-   * row, not taken as a repeat of cell 0's */
+  /* a row before the last one */
   REQUIRE(hfg_writer_open_mem("cf", NULL, &w) == 0);
-  hfg_cell mix[3] = {mk("r1", "a", 1, HFG_TYPE_PUT), mk("r2", "a", 1, HFG_TYPE_PUT),
-                     mk("r1", "b", 1, HFG_TYPE_PUT)};
-  mix[2].row = mix[0].row;
-  mix[2].family = mix[0].family;
-  CHECK(hfg_writer_append_row(w, mix, 3) == HFG_EORDER);
+  CHECK(hfg_writer_append_puts(w, (const uint8_t *)"r2", 2, 5, r1, 1) == 0);
+  CHECK(hfg_writer_append_puts(w, (const uint8_t *)"r1", 2, 5, r1, 1) == HFG_EORDER);
   hfg_writer_free(w);
-  /* a wrong family after the first cell */
+  /* an empty row, an oversized row */
   REQUIRE(hfg_writer_open_mem("cf", NULL, &w) == 0);
-  hfg_cell fam[2] = {mk("r1", "a", 1, HFG_TYPE_PUT), mk("r1", "b", 1, HFG_TYPE_PUT)};
-  fam[1].row = fam[0].row;
-  fam[1].family = (const uint8_t *)"xx";
-  CHECK(hfg_writer_append_row(w, fam, 2) == HFG_EINVAL);
+  CHECK(hfg_writer_append_puts(w, (const uint8_t *)"", 0, 5, r1, 1) == HFG_ETOOBIG);
   hfg_writer_free(w);
 }
 
