@@ -927,6 +927,7 @@ static int run_emit(job *j) {
   if ((size_t)nthreads > j->splits.n + 1) nthreads = (int)(j->splits.n + 1);
   pthread_t *th = hfg_calloc((size_t)nthreads, sizeof *th);
   if (!th) return fail(j, HFG_ENOMEM, "out of memory");
+  hfg_sorter_set_readers(j->sorter, (unsigned)nthreads);
   int started = 0;
   for (; started < nthreads; started++)
     if (pthread_create(&th[started], NULL, emit_worker, j)) break;

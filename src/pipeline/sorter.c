@@ -16,7 +16,9 @@
 
 #define SLAB_MIN ((size_t)64 << 10)
 #define MERGE_FANIN 64
-#define READ_BUF ((size_t)256 << 10)
+#define READ_BUF ((size_t)256 << 10)  /* largest merge read buffer, plain spill write buffer */
+#define READ_MIN ((size_t)16 << 10)   /* smallest merge read buffer */
+#define LZ4_FRAME ((size_t)64 << 10)  /* raw bytes of an LZ4 spill frame */
 
 typedef struct item {
   uint64_t prefix; /* first 8 key bytes, big-endian, zero padded */
@@ -52,6 +54,8 @@ struct hfg_sorter {
   unsigned run_seq;
   uint64_t spilled;
   int lz4;              /* compress spill runs */
+  size_t merge_mem;     /* the budget's share for merge read buffers, all readers together */
+  unsigned readers;     /* iterators open at once while emitting */
 };
 
 uint64_t hfg_rec_seq(const uint8_t *r) { return hfg_get_be64(r + 6 + hfg_rec_klen(r)); }
@@ -145,6 +149,10 @@ hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_d
   if (!s) return NULL;
   s->nregions = nregions;
   s->budget = mem_budget < ((size_t)256 << 10) ? ((size_t)256 << 10) : mem_budget;
+  /* an eighth of the budget reads the runs back; the rest holds records and index */
+  s->merge_mem = s->budget / 8;
+  s->budget -= s->merge_mem;
+  s->readers = 1;
   s->tmp_dir = hfg_strdup(tmp_dir ? tmp_dir : "/tmp");
   s->reg = hfg_calloc(nregions, sizeof *s->reg);
   if (!s->tmp_dir || !s->reg) {
@@ -260,8 +268,8 @@ static int run_create(hfg_sorter *s, run *r, wbuf *w, hfg_err *err) {
   memset(w, 0, sizeof *w);
   r->path = hfg_strdup(path);
   r->seg = hfg_calloc(s->nregions + 1, sizeof *r->seg);
-  w->p = hfg_malloc(READ_BUF);
-  w->cap = READ_BUF;
+  w->cap = s->lz4 ? LZ4_FRAME : READ_BUF;
+  w->p = hfg_malloc(w->cap);
   if (!r->path || !r->seg || !w->p) {
     hfg_free(r->path);
     hfg_free(r->seg);
@@ -452,8 +460,17 @@ void hfg_sort_iter_close(hfg_sort_iter *it) {
   hfg_free(it);
 }
 
-static int iter_open(hfg_sorter *s, size_t region, int with_mem, hfg_sort_iter **out,
-                     hfg_err *err) {
+/* Read buffer of each of nsrc run sources when `readers` iterators are open at
+ * once: together within merge_mem (an LZ4 source also holds a compressed
+ * frame), between READ_MIN (a whole LZ4_FRAME for LZ4 runs) and READ_BUF. */
+static size_t read_buf_size(const hfg_sorter *s, size_t nsrc, unsigned readers) {
+  size_t per = s->merge_mem / ((size_t)readers * (nsrc ? nsrc : 1) * (s->lz4 ? 2 : 1));
+  size_t lo = s->lz4 ? LZ4_FRAME : READ_MIN;
+  return per < lo ? lo : per > READ_BUF ? READ_BUF : per;
+}
+
+static int iter_open(hfg_sorter *s, size_t region, int with_mem, unsigned readers,
+                     hfg_sort_iter **out, hfg_err *err) {
   *out = NULL;
   hfg_sort_iter *it = hfg_calloc(1, sizeof *it);
   size_t n = s->nruns + 1;
@@ -465,6 +482,10 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, hfg_sort_iter *
     hfg_sort_iter_close(it);
     return hfg_err_set(err, HFG_ENOMEM, "out of memory opening a merge");
   }
+  size_t nrun_src = 0;
+  for (size_t i = 0; i < s->nruns; i++)
+    nrun_src += s->runs[i].seg[region] != s->runs[i].seg[region + 1];
+  const size_t rbuf = read_buf_size(s, nrun_src, readers);
   for (size_t i = 0; i < s->nruns; i++) {
     const run *r = &s->runs[i];
     if (r->seg[region] == r->seg[region + 1]) continue;
@@ -475,7 +496,7 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, hfg_sort_iter *
     src->path = r->path;
     src->pos = r->seg[region];
     src->end = r->seg[region + 1];
-    src->cap = READ_BUF;
+    src->cap = rbuf;
     src->buf = hfg_malloc(src->cap);
     if (src->fd < 0 || !src->buf) {
       int io = src->fd < 0; /* decided before the close frees src */
@@ -506,7 +527,7 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, hfg_sort_iter *
 }
 
 int hfg_sort_iter_open(hfg_sorter *s, size_t region, hfg_sort_iter **out, hfg_err *err) {
-  return iter_open(s, region, 1, out, err);
+  return iter_open(s, region, 1, s->readers, out, err);
 }
 
 int hfg_sort_iter_next(hfg_sort_iter *it, const uint8_t **rec, size_t *len, hfg_err *err) {
@@ -536,7 +557,7 @@ static int merge_runs(hfg_sorter *s, hfg_err *err) {
   for (size_t g = 0; g < s->nregions && !rc; g++) {
     if ((rc = wbuf_mark(&w, &r.seg[g], err)) != 0) break;
     hfg_sort_iter *it;
-    rc = iter_open(s, g, 0, &it, err);
+    rc = iter_open(s, g, 0, 1, &it, err);
     const uint8_t *rec;
     size_t len;
     int more;
@@ -676,6 +697,8 @@ int hfg_sorter_finish(hfg_sorter *s, hfg_err *err) {
 }
 
 void hfg_sorter_set_lz4(hfg_sorter *s, int on) { s->lz4 = on; }
+
+void hfg_sorter_set_readers(hfg_sorter *s, unsigned n) { s->readers = n ? n : 1; }
 
 size_t hfg_sorter_runs(const hfg_sorter *s) { return s->nruns; }
 uint64_t hfg_sorter_spilled_bytes(const hfg_sorter *s) { return s->spilled; }

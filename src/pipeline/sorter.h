@@ -5,7 +5,10 @@
  * input sequence number, so equal rowkeys keep input order). Records are kept
  * in slabs with a per-region index of {8-byte key prefix, pointer}; when slabs
  * and index exceed the budget, every region's index is sorted and written as
- * one run file (regions one after another), and memory is reused. Emitting a
+ * one run file (regions one after another), and memory is reused. Seven
+ * eighths of the budget hold records and index; one eighth is for the read
+ * buffers that merge the runs back (each between 16 and 256 KiB; 64 KiB LZ4
+ * frames), so records, index and merging stay within the budget together. Emitting a
  * region merges its segment of every run with its sorted in-memory tail.
  * When runs exceed the merge fan-in they are first merged into one run.
  *
@@ -31,11 +34,16 @@ typedef struct hfg_sort_iter hfg_sort_iter;
 
 hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_dir);
 
-/* Compress spill runs with LZ4 (frames of up to 256 KiB). Off by default: on
+/* Compress spill runs with LZ4 (frames of 64 KiB). Off by default: on
  * the measured machine plain writes beat compressed ones (research/limits.md:
  * lz4 costs ~24 core-s per 10 GB of CSV to save ~3 s of disk); worth it on
  * slow or small scratch disks. Call before the first add. */
 void hfg_sorter_set_lz4(hfg_sorter *s, int on);
+
+/* How many iterators will be open at once (the emit threads; default 1):
+ * their run read buffers share the budget's merge part. Call before the
+ * iterators. */
+void hfg_sorter_set_readers(hfg_sorter *s, unsigned n);
 
 /* Adds one record to a region; payload is copied. May spill (I/O errors are
  * reported with the run file named). */
