@@ -279,8 +279,8 @@ static void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) {
 }
 
 static int place_cell(hfg_writer *w, const hfg_cell *c, int dup);
-static int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
-                     const hfg_cell *c, int same_put);
+static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
+                            const hfg_cell *c, int same_put) __attribute__((always_inline));
 
 /* Appends c after every check (hfg_writer_append). */
 static int append_cell(hfg_writer *w, const hfg_cell *c) {
@@ -346,8 +346,8 @@ static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
  * them its key): the block's length, the last and first keys, the biggest
  * cell, the file's statistics. same_put: c is a Put without tags with the row,
  * family and timestamp of the cell before it, whose parts are already noted. */
-static int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
-                     const hfg_cell *c, int same_put) {
+static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
+                            const hfg_cell *c, int same_put) {
   w->block.len += cell_len;
   /* the key's parts, without parsing: key = rowLen(2) row famLen(1) fam qual ts(8) type(1) */
   w->last_key_off = (size_t)(cell + 8 - w->block.p);
@@ -417,12 +417,12 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
       if (cmp != 0 && w->block.len >= w->o.block_size && (rc = finish_data_block(w))) return rc;
       size_t key_len = plen + c->qualifier_len + 9;
       size_t cell_len = 8 + key_len + c->value_len + 3;
-      if (hfg_buf_reserve(&w->block, cell_len))
+      if (w->block.cap - w->block.len < cell_len && hfg_buf_reserve(&w->block, cell_len))
         return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for a %zu-byte cell", cell_len);
       uint8_t *cell = w->block.p + w->block.len, *q = cell;
       hfg_put_be32(q, (uint32_t)key_len);
       hfg_put_be32(q + 4, (uint32_t)c->value_len);
-      memcpy(q + 8, prefix, plen);
+      hfg_copy(q + 8, prefix, plen);
       q += 8 + plen;
       hfg_copy(q, c->qualifier, c->qualifier_len);
       q += c->qualifier_len;
