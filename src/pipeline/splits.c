@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/coding.h"
 #include "util/escape.h"
 
 static int cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
@@ -13,6 +14,14 @@ static int cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
   int r = n ? memcmp(a, b, n) : 0;
   if (r) return r;
   return al < bl ? -1 : al > bl;
+}
+
+/* The first 8 bytes as a big-endian number, zero padded: when two prefixes
+ * differ they order the keys as Bytes.compareTo does. */
+static uint64_t prefix8(const uint8_t *k, size_t n) {
+  uint8_t b[8] = {0};
+  memcpy(b, k, n < 8 ? n : 8);
+  return hfg_get_be64(b);
 }
 
 int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len) {
@@ -24,6 +33,10 @@ int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len) {
   size_t *l = hfg_realloc(s->len, (s->n + 1) * sizeof *l);
   if (!l) return HFG_ENOMEM;
   s->len = l;
+  uint64_t *pf = hfg_realloc(s->prefix, (s->n + 1) * sizeof *pf);
+  if (!pf) return HFG_ENOMEM;
+  s->prefix = pf;
+  pf[s->n] = prefix8(key, len);
   s->key[s->n] = hfg_memdup(key, len);
   if (!s->key[s->n]) return HFG_ENOMEM;
   s->len[s->n] = len;
@@ -71,9 +84,13 @@ int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
 
 size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
   size_t lo = 0, hi = s->n; /* count of keys <= row */
+  const uint64_t rp = prefix8(row, len);
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (cmp_bytes(s->key[mid], s->len[mid], row, len) <= 0) lo = mid + 1;
+    /* the prefixes decide unless equal; then the whole keys do */
+    int le = s->prefix[mid] != rp ? s->prefix[mid] < rp
+                                  : cmp_bytes(s->key[mid], s->len[mid], row, len) <= 0;
+    if (le) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -83,5 +100,6 @@ void hfg_splits_free(hfg_splits *s) {
   for (size_t i = 0; i < s->n; i++) hfg_free(s->key[i]);
   hfg_free(s->key);
   hfg_free(s->len);
+  hfg_free(s->prefix);
   memset(s, 0, sizeof *s);
 }

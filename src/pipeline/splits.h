@@ -15,6 +15,7 @@
 typedef struct hfg_splits {
   uint8_t **key;
   size_t *len;
+  uint64_t *prefix; /* each key's first 8 bytes, big-endian, zero padded */
   size_t n; /* number of split keys; regions = n + 1 */
 } hfg_splits;
 

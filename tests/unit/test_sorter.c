@@ -155,3 +155,65 @@ TEST(splits_file) {
   CHECK(strstr(err.msg, "line 2") != NULL);
   unlink(path);
 }
+
+/* Region lookup (8-byte prefixes first, whole keys on a tie) against a plain
+ * count of split keys <= row, on short binary keys that are often prefixes
+ * of each other or hold zero bytes. */
+static int bytes_order(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
+  for (size_t i = 0; i < al && i < bl; i++)
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  return al < bl ? -1 : al > bl;
+}
+
+TEST(splits_region_matches_reference) {
+  uint64_t seed = 7;
+  static const uint8_t alphabet[] = {0x00, 0x01, '0', '1', '|', 0x7f, 0x80, 0xff};
+  for (int round = 0; round < 40; round++) {
+    /* candidate keys, sorted and deduplicated into splits */
+    uint8_t keys[64][12];
+    size_t lens[64], nk = 0;
+    for (int i = 0; i < 64; i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      lens[nk] = 1 + (seed >> 33) % 12;
+      for (size_t b = 0; b < lens[nk]; b++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        keys[nk][b] = alphabet[(seed >> 40) % sizeof alphabet];
+      }
+      nk++;
+    }
+    for (size_t i = 1; i < nk; i++) /* insertion sort by Bytes order */
+      for (size_t k = i; k > 0 && bytes_order(keys[k - 1], lens[k - 1], keys[k], lens[k]) > 0; k--) {
+        uint8_t t[12];
+        size_t tl = lens[k];
+        memcpy(t, keys[k], 12);
+        memcpy(keys[k], keys[k - 1], 12);
+        lens[k] = lens[k - 1];
+        memcpy(keys[k - 1], t, 12);
+        lens[k - 1] = tl;
+      }
+    hfg_splits sp = {0};
+    for (size_t i = 0; i < nk; i++)
+      if (sp.n == 0 || bytes_order(sp.key[sp.n - 1], sp.len[sp.n - 1], keys[i], lens[i]) < 0)
+        REQUIRE(hfg_splits_add(&sp, keys[i], lens[i]) == 0);
+    for (int q = 0; q < 500; q++) {
+      uint8_t row[12];
+      size_t rl;
+      if (q % 5 == 0) { /* exactly a split key */
+        size_t i = (size_t)q % sp.n;
+        rl = sp.len[i];
+        memcpy(row, sp.key[i], rl);
+      } else {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        rl = 1 + (seed >> 33) % 12;
+        for (size_t b = 0; b < rl; b++) {
+          seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+          row[b] = alphabet[(seed >> 40) % sizeof alphabet];
+        }
+      }
+      size_t want = 0;
+      while (want < sp.n && bytes_order(sp.key[want], sp.len[want], row, rl) <= 0) want++;
+      CHECK_EQ_INT(hfg_splits_region(&sp, row, rl), want);
+    }
+    hfg_splits_free(&sp);
+  }
+}
