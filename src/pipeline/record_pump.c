@@ -78,8 +78,9 @@ static int batch_add(batch *b, const hfg_record *rec, int rc) {
   if (hfg_buf_append(&b->bytes, rec->raw, rec->raw_len)) return HFG_ENOMEM;
   p->field0 = b->nfields;
   p->nfields = rec->nfields;
-  /* A field inside the raw bytes (unquoted, or quoted without escapes) is
-   * kept as a position in their copy; only rewritten fields are copied. */
+  /* A field inside the raw bytes (an unquoted one) is kept as a position in
+   * their copy; the others (quoted fields, which the reader hands out of its
+   * scratch without their quotes) are copied. */
   const uintptr_t raw0 = (uintptr_t)rec->raw, raw1 = raw0 + rec->raw_len;
   for (size_t i = 0; i < rec->nfields; i++) {
     const uintptr_t f0 = (uintptr_t)rec->fields[i].p;
