@@ -255,13 +255,23 @@ TEST(writer_errors) {
   hfg_writer_free(w);
 }
 
-TEST(writer_layout) {
+/* A memory writer of family cf with small blocks and a fixed bulk-load time. */
+static hfg_writer *open_small(hfg_bloom_type bloom, uint32_t block_size) {
   hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
-  o.bloom = HFG_BLOOM_NONE;
-  o.block_size = 256;
+  o.bloom = bloom;
+  o.block_size = block_size;
   o.bulkload_timestamp = 1;
-  hfg_writer *w;
-  REQUIRE(hfg_writer_open_mem("cf", &o, &w) == 0);
+  hfg_writer *w = NULL;
+  if (hfg_writer_open_mem("cf", &o, &w)) {
+    hfg_writer_free(w);
+    return NULL;
+  }
+  return w;
+}
+
+TEST(writer_layout) {
+  hfg_writer *w = open_small(HFG_BLOOM_NONE, 256);
+  REQUIRE(w != NULL);
   char row[32];
   for (int i = 0; i < 100; i++) {
     snprintf(row, sizeof row, "row-%04d", i);
@@ -301,12 +311,8 @@ TEST(writer_layout) {
  * long rows past the prefix buffer) is byte for byte the file of the same
  * cells appended one at a time. */
 static void write_rows(int by_row, hfg_bloom_type bloom, uint8_t **out, size_t *len) {
-  hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
-  o.bloom = bloom;
-  o.block_size = 200;
-  o.bulkload_timestamp = 1;
-  hfg_writer *w;
-  REQUIRE(hfg_writer_open_mem("cf", &o, &w) == 0);
+  hfg_writer *w = open_small(bloom, 200);
+  REQUIRE(w != NULL);
   static const char *quals[] = {"a", "bb", "bb", "dddddddddddddddddddd", "e"};
   char row[400], val[64];
   for (int i = 0; i < 300; i++) {
