@@ -388,52 +388,54 @@ static int eval_node(ectx *c, int32_t idx, val *out) {
 }
 
 /* One part into out; c carries the record and a scratch the caller resets. */
+/* A part without the general evaluator: a literal, `{col}` or `{col % N}`
+ * (with `:0W`), as the evaluator renders them. Returns 1 when it wrote the
+ * part, 0 when the evaluator must (another shape, a missing field, a value
+ * that is not an integer, no room: it gives the error). */
+static inline int fast_part(const hfg_scheme *s, const spart *sp, const hfg_field *f, size_t nf,
+                            uint8_t *out, size_t cap, size_t *len) {
+  if (sp->root < 0) {
+    if (sp->llen > cap - *len) return 0;
+    hfg_copy(out + *len, s->pool + sp->lit, sp->llen);
+    *len += sp->llen;
+    return 1;
+  }
+  const snode *rn = &s->nodes[sp->root];
+  int is_mod = rn->kind == N_MOD && s->nodes[rn->arg[0]].kind == N_COL;
+  if (rn->kind != N_COL && !is_mod) return 0;
+  int32_t col = is_mod ? s->nodes[rn->arg[0]].col : rn->col;
+  if ((size_t)col >= nf || (!f[col].p && f[col].len)) return 0;
+  const uint8_t *fp = (const uint8_t *)f[col].p;
+  size_t fn = f[col].len;
+  uint8_t digits[24];
+  if (is_mod) {
+    int64_t x;
+    if (!fp || parse_i64(fp, fn, &x) != 0) return 0;
+    int64_t m = rn->ival, q = x % m;
+    uint64_t u = (uint64_t)(q < 0 ? q + m : q);
+    size_t k = sizeof digits;
+    do {
+      digits[--k] = (uint8_t)('0' + u % 10);
+      u /= 10;
+    } while (u);
+    fp = digits + k;
+    fn = sizeof digits - k;
+  }
+  size_t padn = (size_t)sp->pad > fn ? (size_t)sp->pad - fn : 0;
+  if (padn + fn > cap - *len) return 0;
+  if (padn) memset(out + *len, '0', padn);
+  if (fn) hfg_copy(out + *len + padn, fp, fn);
+  *len += padn + fn;
+  return 1;
+}
+
+/* One part into out; c carries the record and a scratch the caller resets. */
 static int eval_part(ectx *c, size_t part, uint8_t *out, size_t cap, size_t *len) {
   const hfg_scheme *s = c->s;
   const spart *sp = &s->parts[part];
-  if (sp->root < 0) {
-    if (sp->llen > cap - *len)
-      return scheme_errf(c->em, c->el, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
-    hfg_copy(out + *len, s->pool + sp->lit, sp->llen);
-    *len += sp->llen;
-    return 0;
-  }
-  /* The salted-key shapes, `{col}` and `{col % N}`, without the general
-   * evaluator; anything unusual (a missing field, a value that is not an
-   * integer) falls through to it, which gives the error. */
-  const snode *rn = &s->nodes[sp->root];
-  if (rn->kind == N_COL || (rn->kind == N_MOD && s->nodes[rn->arg[0]].kind == N_COL)) {
-    int32_t col = rn->kind == N_COL ? rn->col : s->nodes[rn->arg[0]].col;
-    if ((size_t)col < c->nf && (c->f[col].p || !c->f[col].len)) {
-      const uint8_t *fp = (const uint8_t *)c->f[col].p;
-      size_t fn = c->f[col].len;
-      uint8_t digits[24];
-      int64_t x;
-      if (rn->kind == N_MOD) {
-        fp = NULL; /* not an integer: leave it to the evaluator */
-        if (c->f[col].p && parse_i64((const uint8_t *)c->f[col].p, fn, &x) == 0) {
-          int64_t m = rn->ival, q = x % m;
-          uint64_t u = (uint64_t)(q < 0 ? q + m : q);
-          size_t k = sizeof digits;
-          do {
-            digits[--k] = (uint8_t)('0' + u % 10);
-            u /= 10;
-          } while (u);
-          fp = digits + k;
-          fn = sizeof digits - k;
-        }
-      }
-      if (fp || rn->kind == N_COL) {
-        size_t padn = (size_t)sp->pad > fn ? (size_t)sp->pad - fn : 0;
-        if (padn + fn > cap - *len)
-          return scheme_errf(c->em, c->el, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
-        if (padn) memset(out + *len, '0', padn);
-        if (fn) hfg_copy(out + *len + padn, fp, fn);
-        *len += padn + fn;
-        return 0;
-      }
-    }
-  }
+  if (fast_part(s, sp, c->f, c->nf, out, cap, len)) return 0;
+  if (sp->root < 0)
+    return scheme_errf(c->em, c->el, HFG_ETOOBIG, "rowkey longer than %zu bytes", cap);
   val v;
   const uint8_t *p;
   size_t n;
@@ -459,6 +461,16 @@ int scheme_eval_part(const hfg_scheme *s, size_t part, const hfg_field *fields, 
 int hfg_scheme_eval(const hfg_scheme *s, const hfg_field *fields, size_t nfields, uint8_t *out,
                     size_t cap, size_t *len, char *errmsg, size_t errlen) {
   size_t n = 0, salt_at = 0;
+  if (s->salt_rest_part < 0) {
+    /* every part on the shortcut, or the whole record again the general way */
+    size_t i = 0;
+    while (i < s->nparts && fast_part(s, &s->parts[i], fields, nfields, out, cap, &n)) i++;
+    if (i == s->nparts) {
+      *len = n;
+      return 0;
+    }
+    n = 0;
+  }
   /* one scratch for the record: each part starts it afresh */
   uint8_t scr[HFG_SCHEME_SCRATCH];
   ectx c = {s, fields, nfields, scr, sizeof scr, 0, errmsg, errlen};
