@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "format/bloom.h"
+#include "format/kv.h"
 #include "util/alloc.h"
 #include "util/coding.h"
 #include "util/murmur.h"
@@ -134,24 +135,18 @@ void hfg_bloom_writer_params(const hfg_bloom_writer *b, hfg_bloom_params *out) {
 
 /* ---- keys ---- */
 
-static int bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  size_t n = alen < blen ? alen : blen;
-  int c = n ? memcmp(a, b, n) : 0;
-  if (c) return c;
-  return alen < blen ? -1 : alen > blen;
-}
-
 /* Order of (row, qual) against the last key added: <0, 0 (same bloom key),
  * >0. RowBloomContext compares rows; RowColBloomContext rows and columns
  * (the family is the same for the whole file). */
 static int cmp_last(const hfg_bloom_writer *b, const uint8_t *row, size_t row_len,
                     const uint8_t *qual, size_t qual_len) {
   const uint8_t *k = b->last.p;
-  if (b->type == HFG_BLOOM_ROW) return bytes_cmp(row, row_len, k, b->last.len);
+  if (b->type == HFG_BLOOM_ROW) return hfg_kv_cmp_bytes(row, row_len, k, b->last.len);
   size_t lrow = hfg_get_be16(k);
-  int c = bytes_cmp(row, row_len, k + 2, lrow);
+  int c = hfg_kv_cmp_bytes(row, row_len, k + 2, lrow);
   if (c) return c;
-  return bytes_cmp(qual, qual_len, k + 3 + lrow, b->last.len - lrow - ROWCOL_KEY_OVERHEAD);
+  return hfg_kv_cmp_bytes(qual, qual_len, k + 3 + lrow,
+                          b->last.len - lrow - ROWCOL_KEY_OVERHEAD);
 }
 
 int hfg_bloom_key(hfg_bloom_type type, const uint8_t *row, size_t row_len, const uint8_t *qual,
@@ -297,7 +292,7 @@ int hfg_bloom_writer_add(hfg_bloom_writer *b, const uint8_t *row, size_t row_len
     return fail(b, HFG_ENOMEM);
   b->last.len = 0;
   if (b->type == HFG_BLOOM_ROW) {
-    if (row_len) memcpy(b->last.p, row, row_len);
+    hfg_copy(b->last.p, row, row_len);
     b->last.len = row_len;
   } else {
     hfg_bloom_key(b->type, row, row_len, qual, qual_len, &b->last); /* cannot fail now */

@@ -286,7 +286,8 @@ static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_
 static int append_cell(hfg_writer *w, const hfg_cell *c) {
   if (w->err.code) return w->err.code;
   if (w->state != W_OPEN) return hfg_err_set(&w->err, HFG_ESTATE, "append after finish/abandon");
-  if (c->family_len != w->family_len || memcmp(c->family, w->family, w->family_len) != 0)
+  if (c->family_len != w->family_len ||
+      (c->family != w->family && memcmp(c->family, w->family, w->family_len) != 0))
     return hfg_err_set(&w->err, HFG_EINVAL, "cell family differs from the writer's family '%.*s'",
                        (int)w->family_len, (const char *)w->family);
   int rc = hfg_kv_check(c);

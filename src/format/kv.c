@@ -6,15 +6,9 @@
 #include "util/coding.h"
 
 /* Bytes.compareTo: unsigned lexicographic, shorter prefix first. */
-static int cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  size_t n = alen < blen ? alen : blen;
-  int r = n ? memcmp(a, b, n) : 0;
-  if (r) return r;
-  return alen < blen ? -1 : alen > blen;
-}
 
 int hfg_kv_compare(const hfg_cell *a, const hfg_cell *b) {
-  int r = cmp_bytes(a->row, a->row_len, b->row, b->row_len);
+  int r = hfg_kv_cmp_bytes(a->row, a->row_len, b->row, b->row_len);
   if (r) return r;
   /* CellComparatorImpl: an empty family+qualifier with type Minimum is the
    * "last on row" key and sorts after every other cell of the row. */
