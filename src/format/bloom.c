@@ -141,11 +141,11 @@ void hfg_bloom_writer_params(const hfg_bloom_writer *b, hfg_bloom_params *out) {
 static int cmp_last(const hfg_bloom_writer *b, const uint8_t *row, size_t row_len,
                     const uint8_t *qual, size_t qual_len) {
   const uint8_t *k = b->last.p;
-  if (b->type == HFG_BLOOM_ROW) return hfg_kv_cmp_bytes(row, row_len, k, b->last.len);
+  if (b->type == HFG_BLOOM_ROW) return hfg_bytes_cmp(row, row_len, k, b->last.len);
   size_t lrow = hfg_get_be16(k);
-  int c = hfg_kv_cmp_bytes(row, row_len, k + 2, lrow);
+  int c = hfg_bytes_cmp(row, row_len, k + 2, lrow);
   if (c) return c;
-  return hfg_kv_cmp_bytes(qual, qual_len, k + 3 + lrow,
+  return hfg_bytes_cmp(qual, qual_len, k + 3 + lrow,
                           b->last.len - lrow - ROWCOL_KEY_OVERHEAD);
 }
 

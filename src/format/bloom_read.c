@@ -57,13 +57,6 @@ static int classify_comparator(const char *name) {
 
 /* ---- key orders ---- */
 
-/* Bytes.compareTo: unsigned lexicographic, shorter prefix first. */
-static int bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  size_t n = alen < blen ? alen : blen;
-  int c = n ? memcmp(a, b, n) : 0;
-  if (c) return c;
-  return alen < blen ? -1 : alen > blen;
-}
 
 /* ---- parse ---- */
 
@@ -198,7 +191,7 @@ int hfg_bloom_meta_parse(const uint8_t *p, size_t n, hfg_bloom_meta *out, char *
         rc = CORRUPT("chunk entry %zu: first keys not ascending", i);
       }
       prev_kv = cur_kv;
-    } else if (i > 0 && bytes_cmp(m.chunk_first_key[i - 1], m.chunk_first_key_len[i - 1],
+    } else if (i > 0 && hfg_bytes_cmp(m.chunk_first_key[i - 1], m.chunk_first_key_len[i - 1],
                                   m.chunk_first_key[i], (size_t)klen) >= 0) {
       rc = CORRUPT("chunk entry %zu: first keys not ascending", i);
     }
@@ -250,7 +243,7 @@ int hfg_bloom_meta_find_chunk(const hfg_bloom_meta *m, const uint8_t *key, size_
       hfg_kv_parse_key(m->chunk_first_key[mid], m->chunk_first_key_len[mid], &e); /* checked at parse */
       c = hfg_kv_compare(&e, &k);
     } else {
-      c = bytes_cmp(m->chunk_first_key[mid], m->chunk_first_key_len[mid], key, len);
+      c = hfg_bytes_cmp(m->chunk_first_key[mid], m->chunk_first_key_len[mid], key, len);
     }
     if (c <= 0) {
       lo = mid + 1;

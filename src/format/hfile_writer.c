@@ -386,11 +386,20 @@ static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_
 
 int hfg_writer_append(hfg_writer *w, const hfg_cell *c) { return append_cell(w, c); }
 
+/* Puts p's column and value into the cell t (its row, family, ts and type stay). */
+static inline void take_put(hfg_cell *t, const hfg_put *p) {
+  t->qualifier = p->qualifier;
+  t->qualifier_len = p->qualifier_len;
+  t->value = p->value;
+  t->value_len = p->value_len;
+}
+
 int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, int64_t ts,
                            const hfg_put *puts, size_t n) {
   if (n == 0) return w->err.code;
-  hfg_cell t = {row, row_len, w->family, w->family_len, puts[0].qualifier, puts[0].qualifier_len,
-                ts, HFG_TYPE_PUT, puts[0].value, puts[0].value_len, NULL, 0};
+  hfg_cell t = {row, row_len, w->family, w->family_len, NULL, 0, ts, HFG_TYPE_PUT,
+                NULL, 0, NULL, 0};
+  take_put(&t, &puts[0]);
   int rc = append_cell(w, &t);
   if (rc) return rc;
   /* The rest share the first cell's key prefix rowLen(2) row famLen(1)
@@ -410,7 +419,7 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
     for (; i < n; i++) {
       const hfg_put *c = &puts[i], *p = &puts[i - 1];
       if (c->qualifier_len > 0xffff || c->value_len > 0x3fffffff) break;
-      int cmp = hfg_kv_cmp_bytes(c->qualifier, c->qualifier_len, p->qualifier, p->qualifier_len);
+      int cmp = hfg_bytes_cmp(c->qualifier, c->qualifier_len, p->qualifier, p->qualifier_len);
       if (cmp < 0) break; /* the full path below reports it, naming both keys */
       if (rowcol && (rc = hfg_bloom_writer_add(w->bloom, row, row_len, c->qualifier,
                                                c->qualifier_len)))
@@ -432,19 +441,13 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
       hfg_copy(q, c->value, c->value_len);
       q += c->value_len;
       q[0] = q[1] = q[2] = 0; /* tagsLength 0, mvcc 0 */
-      t.qualifier = c->qualifier;
-      t.qualifier_len = c->qualifier_len;
-      t.value = c->value;
-      t.value_len = c->value_len;
+      take_put(&t, c);
       if ((rc = note_cell(w, cell, cell_len, key_len, &t, 1))) return rc;
     }
   }
   /* anything else: the remaining cells on the full path */
   for (; i < n; i++) {
-    t.qualifier = puts[i].qualifier;
-    t.qualifier_len = puts[i].qualifier_len;
-    t.value = puts[i].value;
-    t.value_len = puts[i].value_len;
+    take_put(&t, &puts[i]);
     if ((rc = append_cell(w, &t))) return rc;
   }
   return w->err.code;

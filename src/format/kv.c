@@ -8,7 +8,7 @@
 /* Bytes.compareTo: unsigned lexicographic, shorter prefix first. */
 
 int hfg_kv_compare(const hfg_cell *a, const hfg_cell *b) {
-  int r = hfg_kv_cmp_bytes(a->row, a->row_len, b->row, b->row_len);
+  int r = hfg_bytes_cmp(a->row, a->row_len, b->row, b->row_len);
   if (r) return r;
   /* CellComparatorImpl: an empty family+qualifier with type Minimum is the
    * "last on row" key and sorts after every other cell of the row. */

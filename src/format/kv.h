@@ -80,27 +80,13 @@ static inline uint8_t *hfg_kv_put_cell(uint8_t *p, const hfg_cell *c) {
 /* HBase cell order (CellComparatorImpl): row, family, qualifier as unsigned
  * bytes, then timestamp descending, then type descending. <0, 0, >0. */
 int hfg_kv_compare(const hfg_cell *a, const hfg_cell *b);
-/* Bytes.compareTo inline, for the short strings of a key: a byte loop up to
- * 16 bytes, memcmp beyond. */
-static inline int hfg_kv_cmp_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  size_t n = alen < blen ? alen : blen;
-  if (n > 16) {
-    int r = memcmp(a, b, n);
-    if (r) return r;
-  } else {
-    for (size_t i = 0; i < n; i++)
-      if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-  }
-  return alen < blen ? -1 : alen > blen;
-}
-
 /* The same order for two cells known to have equal rows, neither of them the
  * "last on row" key (type Minimum with empty family and qualifier): family,
  * qualifier, timestamp, type. */
 static inline int hfg_kv_compare_columns(const hfg_cell *a, const hfg_cell *b) {
-  int r = hfg_kv_cmp_bytes(a->family, a->family_len, b->family, b->family_len);
+  int r = hfg_bytes_cmp(a->family, a->family_len, b->family, b->family_len);
   if (r) return r;
-  r = hfg_kv_cmp_bytes(a->qualifier, a->qualifier_len, b->qualifier, b->qualifier_len);
+  r = hfg_bytes_cmp(a->qualifier, a->qualifier_len, b->qualifier, b->qualifier_len);
   if (r) return r;
   if (a->timestamp != b->timestamp) return a->timestamp > b->timestamp ? -1 : 1;
   return (int)b->type - (int)a->type;

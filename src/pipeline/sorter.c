@@ -60,11 +60,6 @@ struct hfg_sorter {
 
 uint64_t hfg_rec_seq(const uint8_t *r) { return hfg_get_be64(r + 6 + hfg_rec_klen(r)); }
 
-static uint64_t key_prefix(const uint8_t *k, size_t n) {
-  uint8_t b[8] = {0};
-  memcpy(b, k, n < 8 ? n : 8);
-  return hfg_get_be64(b);
-}
 
 /* Order: key (unsigned bytes, shorter first), then sequence number. */
 static int rec_cmp(const uint8_t *a, const uint8_t *b) {
@@ -685,7 +680,7 @@ int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen
   memcpy(p + 6, key, klen);
   hfg_put_be64(p + 6 + klen, seq);
   if (plen) memcpy(p + HFG_SORT_REC_HEADER(klen), payload, plen);
-  rm->v[rm->n++] = (item){key_prefix(key, klen), p};
+  rm->v[rm->n++] = (item){hfg_be_prefix8(key, klen), p};
   rm->rows++;
   rm->bytes += n;
   return 0;

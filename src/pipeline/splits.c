@@ -9,24 +9,11 @@
 #include "util/coding.h"
 #include "util/escape.h"
 
-static int cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
-  size_t n = al < bl ? al : bl;
-  int r = n ? memcmp(a, b, n) : 0;
-  if (r) return r;
-  return al < bl ? -1 : al > bl;
-}
 
-/* The first 8 bytes as a big-endian number, zero padded: when two prefixes
- * differ they order the keys as Bytes.compareTo does. */
-static uint64_t prefix8(const uint8_t *k, size_t n) {
-  uint8_t b[8] = {0};
-  memcpy(b, k, n < 8 ? n : 8);
-  return hfg_get_be64(b);
-}
 
 int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len) {
   if (len == 0) return HFG_EINVAL;
-  if (s->n && cmp_bytes(s->key[s->n - 1], s->len[s->n - 1], key, len) >= 0) return HFG_EINVAL;
+  if (s->n && hfg_bytes_cmp(s->key[s->n - 1], s->len[s->n - 1], key, len) >= 0) return HFG_EINVAL;
   uint8_t **k = hfg_realloc(s->key, (s->n + 1) * sizeof *k);
   if (!k) return HFG_ENOMEM;
   s->key = k;
@@ -36,7 +23,7 @@ int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len) {
   uint64_t *pf = hfg_realloc(s->prefix, (s->n + 1) * sizeof *pf);
   if (!pf) return HFG_ENOMEM;
   s->prefix = pf;
-  pf[s->n] = prefix8(key, len);
+  pf[s->n] = hfg_be_prefix8(key, len);
   s->key[s->n] = hfg_memdup(key, len);
   if (!s->key[s->n]) return HFG_ENOMEM;
   s->len[s->n] = len;
@@ -84,12 +71,12 @@ int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
 
 size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
   size_t lo = 0, hi = s->n; /* count of keys <= row */
-  const uint64_t rp = prefix8(row, len);
+  const uint64_t rp = hfg_be_prefix8(row, len);
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     /* the prefixes decide unless equal; then the whole keys do */
     int le = s->prefix[mid] != rp ? s->prefix[mid] < rp
-                                  : cmp_bytes(s->key[mid], s->len[mid], row, len) <= 0;
+                                  : hfg_bytes_cmp(s->key[mid], s->len[mid], row, len) <= 0;
     if (le) lo = mid + 1;
     else hi = mid;
   }

@@ -85,6 +85,29 @@ static inline uint64_t hfg_get_be64(const uint8_t *p) {
   return HFG_BSWAP64(v);
 }
 
+/* Bytes.compareTo: unsigned lexicographic, a shorter prefix first (the order
+ * of HBase rows and split keys). Sign only: < 0, 0, > 0. A byte loop up to 16
+ * bytes, memcmp beyond. */
+static inline int hfg_bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
+  size_t n = alen < blen ? alen : blen;
+  if (n > 16) {
+    int r = memcmp(a, b, n);
+    if (r) return r;
+  } else {
+    for (size_t i = 0; i < n; i++)
+      if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return alen < blen ? -1 : alen > blen;
+}
+
+/* The first 8 bytes of k as a big-endian number, zero padded: when the
+ * prefixes of two keys differ, they order the keys as hfg_bytes_cmp does. */
+static inline uint64_t hfg_be_prefix8(const uint8_t *k, size_t n) {
+  uint8_t b[8] = {0};
+  memcpy(b, k, n < 8 ? n : 8);
+  return hfg_get_be64(b);
+}
+
 int hfg_buf_put_be16(hfg_buf *b, uint16_t v);
 int hfg_buf_put_be32(hfg_buf *b, uint32_t v);
 int hfg_buf_put_be64(hfg_buf *b, uint64_t v);
