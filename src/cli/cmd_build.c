@@ -115,14 +115,10 @@ int cmd_build(int argc, char **argv) {
   char **cols = NULL;
   size_t ninputs = 0, nmaps = 0;
   progress_state ps = {0, isatty(2), 0, 0, 0};
-  const char *job_file = NULL;
   int rc = 2;
   if (!inputs || !maps) goto out;
   /* the job file is read first so that flags override it */
-  for (int i = 1; i + 1 < argc; i++)
-    if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
-  if (job_file && cli_load_job(job_file, &o, inputs, &ninputs, maps, &nmaps, (size_t)argc))
-    goto out;
+  if (cli_load_job_args(argc, argv, &o, inputs, &ninputs, maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -311,14 +311,11 @@ int cmd_plan(int argc, char **argv) {
   const char **maps = calloc((size_t)argc + 1, sizeof *maps);
   char **cols = NULL;
   size_t ninputs = 0, nmaps = 0;
-  const char *job_file = NULL, *svg = NULL, *report = NULL;
+  const char *svg = NULL, *report = NULL;
   int json = 0, rc = 2, codec_given = 0;
   hfg_plan *p = NULL;
   if (!inputs || !maps) goto out;
-  for (int i = 1; i + 1 < argc; i++)
-    if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
-  if (job_file && cli_load_job(job_file, &o, inputs, &ninputs, maps, &nmaps, (size_t)argc))
-    goto out;
+  if (cli_load_job_args(argc, argv, &o, inputs, &ninputs, maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -313,6 +313,15 @@ out:
   return rc;
 }
 
+int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char **inputs,
+                      size_t *ninputs, const char **maps, size_t *nmaps) {
+  const char *job_file = NULL;
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
+  if (!job_file) return 0;
+  return cli_load_job(job_file, o, inputs, ninputs, maps, nmaps, (size_t)argc);
+}
+
 void cli_free_columns(char **cols, hfg_build_options *o) {
   free_list(cols);
   if (job_cols != cols) free_list(job_cols);

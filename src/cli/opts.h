@@ -24,6 +24,11 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
 int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, size_t *ninputs,
                  const char **maps, size_t *nmaps, size_t cap);
 
+/* The job file named by `--job` in argv (the last one), loaded before the
+ * other flags are applied so that they override it; 0 when there is none. */
+int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char **inputs,
+                      size_t *ninputs, const char **maps, size_t *nmaps);
+
 void cli_free_columns(char **cols, hfg_build_options *o);
 
 #endif
