@@ -1,0 +1,173 @@
+/*
+ * Ingest: read → rowkey → payload → partition → the sorter (which spills
+ * sorted runs beyond its budget); records that cannot be keyed or encoded go
+ * to the rejects file. Runs on the calling thread, parsing on its own
+ * (record_pump.h). See build_internal.h for the stages and their order.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "pipeline/build_internal.h"
+#include "pipeline/record_pump.h"
+#include "pipeline/values.h"
+#include "util/buf.h"
+#include "util/coding.h"
+#include "util/escape.h"
+#include "util/timefmt.h"
+
+/* Index of an input's name (the reader hands the same pointer for every
+ * record of one input), kept so duplicates can be reported with their file. */
+static uint16_t file_index(job *j, const char *name) {
+  for (size_t i = 0; i < j->ninput_names; i++)
+    if (j->input_names[i] == name) return (uint16_t)i;
+  if (j->ninput_names < sizeof j->input_names / sizeof *j->input_names) {
+    j->input_names[j->ninput_names] = name;
+    return (uint16_t)j->ninput_names++;
+  }
+  return UINT16_MAX;
+}
+
+static int reject(job *j, const hfg_record *r, const char *reason) {
+  j->sum->records_rejected++;
+  if (j->rejects) {
+    fprintf(j->rejects, "%s\t%llu\t", r->file ? r->file : "-", (unsigned long long)r->line);
+    for (const char *p = reason; *p; p++) fputc(*p == '\t' || *p == '\n' ? ' ' : *p, j->rejects);
+    fputc('\t', j->rejects);
+    hfg_escape_fputs(j->rejects, (const uint8_t *)r->raw, r->raw_len);
+    fputc('\n', j->rejects);
+  }
+  if (j->sum->records_rejected > j->o->max_rejects)
+    return fail(j, HFG_EREJECT,
+                "%s line %llu: %s (record rejected; %llu rejected > --max-rejects %llu; see %s)",
+                r->file ? r->file : "-", (unsigned long long)r->line, reason,
+                (unsigned long long)j->sum->records_rejected,
+                (unsigned long long)j->o->max_rejects, j->sum->rejects_path);
+  return 0;
+}
+
+/* Payload of a sorted row: ts:be64 line:be64 file:be16, then per cell column
+ * len:be32 (ABSENT = no cell) and the encoded value. */
+static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf *pl,
+                         char *why, size_t whylen) {
+  hfg_buf_reset(pl);
+  int64_t ts = j->ts;
+  if (j->ts_column >= 0) {
+    const hfg_field *f = &r->fields[j->ts_column];
+    int bad = j->o->timestamp_format ? hfg_time_parse(j->o->timestamp_format, f->p, f->len, &ts)
+                                     : hfg_parse_i64(f->p, f->len, &ts);
+    if (bad || ts < 0) {
+      if (j->o->timestamp_format)
+        snprintf(why, whylen, "timestamp column '%s': '%.*s' does not match '%s'",
+                 j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p,
+                 j->o->timestamp_format);
+      else
+        snprintf(why, whylen, "timestamp column '%s': '%.*s' is not epoch milliseconds",
+                 j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p);
+      return HFG_EPARSE;
+    }
+  }
+  /* room for the header, every length and every text value at once */
+  size_t need = 18 + 4 * j->ncols;
+  for (size_t i = 0; i < j->ncols; i++) need += r->fields[j->cols[i].column].len;
+  if (hfg_buf_reserve(pl, need)) return HFG_ENOMEM;
+  hfg_put_be64(pl->p, (uint64_t)ts);
+  hfg_put_be64(pl->p + 8, r->line);
+  hfg_put_be16(pl->p + 16, file_idx);
+  pl->len = 18;
+  for (size_t i = 0; i < j->ncols; i++) {
+    const hfg_field *f = &r->fields[j->cols[i].column];
+    if (f->len == 0 && j->o->empty == HFG_EMPTY_SKIP) {
+      if (hfg_buf_put_be32(pl, ABSENT)) return HFG_ENOMEM;
+      continue;
+    }
+    if (j->cols[i].enc == HFG_VALUE_TEXT && pl->cap - pl->len >= 4 + f->len) {
+      /* the common case, without a call: the bytes as they are */
+      hfg_put_be32(pl->p + pl->len, (uint32_t)f->len);
+      hfg_copy(pl->p + pl->len + 4, (const uint8_t *)f->p, f->len);
+      pl->len += 4 + f->len;
+      continue;
+    }
+    size_t at = pl->len;
+    if (hfg_buf_put_be32(pl, 0)) return HFG_ENOMEM;
+    char err[256];
+    int rc = hfg_value_encode(j->cols[i].enc, f->p, f->len, pl, err, sizeof err);
+    if (rc == HFG_ENOMEM) return rc;
+    if (rc) {
+      snprintf(why, whylen, "column %zu (%s): %s", j->cols[i].column + 1, j->cols[i].qualifier,
+               err);
+      return HFG_EPARSE;
+    }
+    hfg_put_be32(pl->p + at, (uint32_t)(pl->len - at - 4));
+  }
+  return 0;
+}
+
+int hfg_build_ingest(job *j, hfg_record_reader *rr) {
+  const hfg_build_options *o = j->o;
+  uint8_t key[HBASE_MAX_ROW + 1];
+  hfg_buf payload = HFG_BUF_INIT;
+  hfg_record rec;
+  int rc;
+  uint64_t seq = 0;
+  hfg_err e = {0}; /* set only by a failure, which ends the loop: zeroed once, not per record */
+  double last_progress = now_s();
+  /* Parsing runs on its own thread (record_pump.h) when one can be had. */
+  hfg_record_pump *pump = hfg_record_pump_start(rr);
+  while (!atomic_load(&j->failed) &&
+         (rc = pump ? hfg_record_pump_next(pump, &rec) : hfg_record_reader_next(rr, &rec)) != 0) {
+    if (rc < 0 && rc != HFG_EPARSE) {
+      const char *m = hfg_record_reader_errmsg(rr);
+      fail(j, rc, "%s", *m ? m : hfg_strerror(rc));
+      break;
+    }
+    j->sum->records_read++;
+    if (rc == HFG_EPARSE) {
+      if (reject(j, &rec, rec.reason ? rec.reason : "malformed record")) break;
+      continue;
+    }
+    char why[512];
+    size_t klen;
+    int erc = hfg_scheme_eval(j->scheme, rec.fields, rec.nfields, key, sizeof key - 1, &klen, why,
+                              sizeof why);
+    if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
+      /* a part over the scheme's scratch size (HFG_SCHEME_SCRATCH), not a long key: keep
+       * eval's reason, which names the template position */
+      erc = HFG_EPARSE;
+    } else if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
+      snprintf(why, sizeof why, "rowkey longer than HBase's limit of %d bytes", HBASE_MAX_ROW);
+      erc = HFG_EPARSE;
+    } else if (erc == 0 && klen == 0) {
+      snprintf(why, sizeof why, "empty rowkey");
+      erc = HFG_EPARSE;
+    }
+    if (erc == 0) erc = build_payload(j, &rec, file_index(j, rec.file), &payload, why, sizeof why);
+    if (erc == HFG_ENOMEM) {
+      fail(j, HFG_ENOMEM, "out of memory");
+      break;
+    }
+    if (erc) {
+      if (reject(j, &rec, why)) break;
+      continue;
+    }
+    if (klen > LONG_KEY) j->sum->long_keys++;
+    size_t region = hfg_splits_region(&j->splits, key, klen);
+    if (hfg_sorter_add(j->sorter, region, key, klen, seq++, payload.p, payload.len, &e)) {
+      fail(j, e.code, "%s", e.msg);
+      break;
+    }
+    if (o->progress && (j->sum->records_read & 0xffff) == 0 && now_s() - last_progress > 1.0) {
+      last_progress = now_s();
+      hfg_build_progress p = {"ingest", j->sum->records_read,
+                              pump ? hfg_record_pump_bytes_read(pump)
+                                   : hfg_record_reader_bytes_read(rr),
+                              0,
+                              j->splits.n + 1, 0};
+      o->progress(o->progress_ctx, &p);
+    }
+  }
+  hfg_record_pump_stop(pump); /* joins the reading thread: the reader is ours again */
+  j->sum->input_bytes = hfg_record_reader_bytes_read(rr);
+  hfg_buf_free(&payload);
+  return j->err.code;
+}

@@ -1,0 +1,176 @@
+/*
+ * The job's setup and teardown: options defaults, the input's column names →
+ * rowkey scheme, cell columns (pipeline/columns.h) and per-family HFile
+ * options; the first-error record every stage reports through.
+ * See build_internal.h for the stages and their order.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/build_internal.h"
+#include "util/alloc.h"
+
+void hfg_build_options_init(hfg_build_options *o) {
+  memset(o, 0, sizeof *o);
+  o->version = HFG_BUILD_OPTIONS_VERSION;
+  o->header = 1;
+  o->family = "cf";
+  o->timestamp = -1;
+  o->memory = (size_t)1 << 30;
+  o->max_file_size = (uint64_t)10 << 30;
+  hfg_writer_options w = HFG_WRITER_OPTIONS_INIT;
+  o->hfile = w;
+}
+
+int hfg_build_fail(job *j, int code, const char *fmt, ...) {
+  pthread_mutex_lock(&j->lock);
+  if (!j->err.code) {
+    va_list ap;
+    va_start(ap, fmt);
+    j->err.code = code;
+    vsnprintf(j->err.msg, sizeof j->err.msg, fmt, ap);
+    va_end(ap);
+  }
+  atomic_store(&j->failed, 1);
+  pthread_mutex_unlock(&j->lock);
+  return code;
+}
+
+static long find_column(char *const *names, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(names[i], name)) return (long)i;
+  return -1;
+}
+
+
+static int parse_size(const char *v, uint64_t *out) {
+  char *end;
+  double d = strtod(v, &end);
+  if (end == v || d <= 0) return -1;
+  uint64_t mul = 1;
+  if (*end == 'k' || *end == 'K') mul = 1u << 10, end++;
+  else if (*end == 'm' || *end == 'M') mul = 1u << 20, end++;
+  else if (*end == 'g' || *end == 'G') mul = 1u << 30, end++;
+  if (*end == 'b' || *end == 'B') end++;
+  if (*end) return -1;
+  *out = (uint64_t)(d * (double)mul);
+  return 0;
+}
+
+/* Applies "FAMILY:KEY=VALUE" overrides on top of the job's HFile options. */
+static int setup_family_options(job *j) {
+  const hfg_build_options *o = j->o;
+  j->family_hfile = hfg_calloc(j->nfamilies, sizeof *j->family_hfile);
+  if (!j->family_hfile) return fail(j, HFG_ENOMEM, "out of memory");
+  for (size_t f = 0; f < j->nfamilies; f++) j->family_hfile[f] = o->hfile;
+  for (size_t i = 0; i < o->nfamily_options; i++) {
+    const char *spec = o->family_options[i];
+    const char *colon = strchr(spec, ':');
+    const char *eq = colon ? strchr(colon, '=') : NULL;
+    if (!colon || !eq)
+      return fail(j, HFG_EINVAL, "family option '%s': expected FAMILY:KEY=VALUE", spec);
+    size_t f = 0;
+    while (f < j->nfamilies && (strlen(j->families[f]) != (size_t)(colon - spec) ||
+                                strncmp(j->families[f], spec, (size_t)(colon - spec))))
+      f++;
+    if (f == j->nfamilies)
+      return fail(j, HFG_EINVAL, "family option '%s': no column is mapped to that family", spec);
+    hfg_writer_options *w = &j->family_hfile[f];
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - colon - 1), colon + 1);
+    const char *v = eq + 1;
+    uint64_t n;
+    int bad = 0;
+    if (!strcmp(key, "codec")) bad = hfg_codec_parse(v, &w->codec) != 0;
+    else if (!strcmp(key, "bloom")) bad = hfg_bloom_type_parse(v, &w->bloom) != 0;
+    else if (!strcmp(key, "checksum"))
+      bad = hfg_checksum_type_parse(v, &w->checksum) != 0 || w->checksum == HFG_CHECKSUM_NULL;
+    else if (!strcmp(key, "block-size") || !strcmp(key, "block_size"))
+      bad = parse_size(v, &n) || n > (1u << 30) || !(w->block_size = (uint32_t)n);
+    else if (!strcmp(key, "bytes-per-checksum") || !strcmp(key, "bytes_per_checksum"))
+      bad = parse_size(v, &n) || n > (1u << 30) || !(w->bytes_per_checksum = (uint32_t)n);
+    else
+      return fail(j, HFG_EINVAL,
+                  "family option '%s': unknown key (codec, bloom, block-size, checksum, "
+                  "bytes-per-checksum)",
+                  spec);
+    if (bad) return fail(j, HFG_EINVAL, "family option '%s': bad value '%s'", spec, v);
+  }
+  return 0;
+}
+
+
+static int setup_columns(job *j, char *const *names, size_t n) {
+  const hfg_build_options *o = j->o;
+  j->ncolumns = n;
+  j->ts_column = -1;
+  if (o->timestamp_column) {
+    j->ts_column = find_column(names, n, o->timestamp_column);
+    if (j->ts_column < 0)
+      return fail(j, HFG_EINVAL, "timestamp column '%s' is not a column", o->timestamp_column);
+  }
+  hfg_err e = {0};
+  if (hfg_colmap_init(&j->map, (const char *const *)names, n, o, j->scheme, &e))
+    return fail(j, e.code, "%s", e.msg);
+  j->families = j->map.families;
+  j->family_len = j->map.family_len;
+  j->nfamilies = j->map.nfamilies;
+  j->cols = j->map.cols;
+  j->ncols = j->map.ncols;
+  return setup_family_options(j);
+}
+
+/* The column names come from the header row or --columns. */
+int hfg_build_setup_job(job *j, hfg_record_reader *rr) {
+  const hfg_build_options *o = j->o;
+  size_t ncols = 0;
+  char *const *names = NULL;
+  char **owned = NULL;
+  if (o->header) {
+    names = (char *const *)hfg_record_reader_columns(rr, &ncols);
+  } else {
+    owned = hfg_calloc(o->ncolumns ? o->ncolumns : 1, sizeof *owned);
+    for (size_t i = 0; owned && i < o->ncolumns; i++) owned[i] = (char *)o->columns[i];
+    names = owned;
+    ncols = o->ncolumns;
+  }
+  if (!o->header && !owned) return fail(j, HFG_ENOMEM, "out of memory");
+  if (!names || ncols == 0) {
+    hfg_free(owned);
+    return fail(j, HFG_EINVAL, "no column names: give a header row or --columns");
+  }
+  char msg[512];
+  int crc = hfg_scheme_compile(o->rowkey, (const char *const *)names, ncols, &j->scheme, msg,
+                               sizeof msg);
+  if (crc) {
+    hfg_free(owned);
+    return fail(j, crc == HFG_ENOMEM ? HFG_ENOMEM : HFG_EINVAL, "rowkey '%s': %s", o->rowkey,
+                msg);
+  }
+  int rc = setup_columns(j, names, ncols);
+  hfg_free(owned);
+  return rc;
+}
+
+void hfg_build_job_free(job *j) {
+  hfg_scheme_free(j->scheme);
+  hfg_splits_free(&j->splits);
+  hfg_colmap_free(&j->map);
+  hfg_free(j->family_hfile);
+  for (size_t i = 0; i < j->nfiles; i++) {
+    hfg_free(j->files[i].tmp_path);
+    hfg_free(j->files[i].final_path);
+    hfg_free(j->files[i].name);
+    hfg_free(j->files[i].first_row);
+    hfg_free(j->files[i].last_row);
+  }
+  hfg_free(j->files);
+  pthread_mutex_destroy(&j->lock);
+}
+
+void hfg_build_summary_free(hfg_build_summary *s) {
+  hfg_free(s->regions);
+  s->regions = NULL;
+}

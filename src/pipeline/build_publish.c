@@ -1,0 +1,308 @@
+/*
+ * Publish: the output directory (checked, locked, staged under a hidden
+ * name), then the job's files renamed into place, manifest.json and _SUCCESS
+ * last, and the directory renamed back; or, for a failed job, its temporaries
+ * removed and the directory restored. See build_internal.h for the stages.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pipeline/build_internal.h"
+#include "util/fsio.h"
+
+/* ---- before ingest: the output directory ---- */
+
+/* mkdir -p */
+static int make_dirs(const char *path) {
+  char tmp[4096];
+  size_t n = strlen(path);
+  if (n == 0 || n >= sizeof tmp) return ENAMETOOLONG;
+  memcpy(tmp, path, n + 1);
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(tmp, 0755) && errno != EEXIST) return errno;
+    *p = '/';
+  }
+  if (mkdir(tmp, 0755) && errno != EEXIST) return errno;
+  return 0;
+}
+
+/* ---- staging: the output appears in one rename ----
+ *
+ * completebulkload loads every <out>/<family>/<file> it finds, _SUCCESS or
+ * not, so renaming HFiles into place one by one leaves a loadable partial
+ * output when the job is killed half-way. Instead the (empty) output
+ * directory is renamed to a hidden sibling, <parent>/.<name>.hfilegen-staging,
+ * the job writes and publishes there, and renaming it back is the last step:
+ * families, manifest.json and _SUCCESS appear together or not at all. A
+ * failed job's directory is renamed back too (HFiles removed, rejects kept);
+ * a killed job's stays hidden and the next job into the same directory
+ * removes it. The job holds a flock on the directory so that two jobs never
+ * share one. Where the directory cannot be renamed (a mount point, another
+ * file system, no write access to the parent) the job works in it directly.
+ */
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  remove(p);
+  return 0;
+}
+
+static int stage_path(const char *out, char *buf, size_t cap) {
+  size_t n = strlen(out);
+  while (n > 1 && out[n - 1] == '/') n--;
+  size_t b = n;
+  while (b > 0 && out[b - 1] != '/') b--;
+  size_t nl = n - b;
+  if (nl == 0 || (nl == 1 && out[b] == '.') || (nl == 2 && !memcmp(out + b, "..", 2))) return -1;
+  int w = snprintf(buf, cap, "%.*s.%.*s.hfilegen-staging", (int)b, out, (int)nl, out + b);
+  return w < 0 || (size_t)w >= cap ? -1 : 0;
+}
+
+static int stage_out(job *j) {
+  const char *out = j->o->out_dir;
+  j->lock_fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (j->lock_fd < 0) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
+  if (flock(j->lock_fd, LOCK_EX | LOCK_NB))
+    return fail(j, HFG_EINVAL, "output directory %s is in use by another hfilegen job", out);
+  if (stage_path(out, j->stage, sizeof j->stage)) return 0;
+  int sfd = open(j->stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (sfd >= 0) {
+    /* left by a killed job (unlocked), or a running job's (locked) */
+    int busy = flock(sfd, LOCK_EX | LOCK_NB) != 0;
+    if (!busy) nftw(j->stage, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    close(sfd);
+    if (busy)
+      return fail(j, HFG_EINVAL, "output directory %s is in use by another hfilegen job (%s)",
+                  out, j->stage);
+  }
+  int e = hfg_io_rename(out, j->stage);
+  if (e == -EXDEV || e == -EBUSY || e == -EINVAL || e == -EPERM || e == -EACCES) return 0;
+  if (e)
+    return fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "rename %s to %s: %s", out, j->stage,
+                strerror(-e));
+  j->staged = 1;
+  snprintf(j->dir, sizeof j->dir, "%s", j->stage);
+  return 0;
+}
+
+/* A path the user gave inside the output directory, as the job sees it. */
+void hfg_build_work_path(const job *j, const char *path, char *buf, size_t cap) {
+  size_t n = strlen(j->o->out_dir);
+  const char *head = "", *tail = path;
+  if (j->staged && !strncmp(path, j->o->out_dir, n) && path[n] == '/') head = j->dir, tail = path + n;
+  size_t hl = strlen(head), tl = strlen(tail);
+  if (hl + tl >= cap) tl = hl < cap ? cap - 1 - hl : 0; /* cut: the open then fails, naming it */
+  if (hl >= cap) hl = cap - 1;
+  memcpy(buf, head, hl);
+  memcpy(buf + hl, tail, tl);
+  buf[hl + tl] = '\0';
+}
+
+/* A family directory a failed job left: it holds nothing but '_' files
+ * (which completebulkload skips), so a rerun into the same directory may
+ * proceed. */
+static int idle_dir(const char *out, const char *name) {
+  char p[4200];
+  snprintf(p, sizeof p, "%s/%s", out, name);
+  DIR *d = opendir(p);
+  if (!d) return 0;
+  struct dirent *de;
+  int idle = 1;
+  while (idle && (de = readdir(d))) idle = de->d_name[0] == '_' || de->d_name[0] == '.';
+  closedir(d);
+  return idle;
+}
+
+int hfg_build_prepare_out_dir(job *j) {
+  const char *out = j->o->out_dir;
+  int e = make_dirs(out);
+  if (e) return fail(j, e == ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: %s", out, strerror(e));
+  DIR *d = opendir(out);
+  if (!d) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
+  struct dirent *de;
+  int busy = 0;
+  while ((de = readdir(d)))
+    if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && de->d_name[0] != '_' &&
+        !idle_dir(out, de->d_name))
+      busy = 1;
+  closedir(d);
+  char s[4096];
+  snprintf(s, sizeof s, "%s/_SUCCESS", out);
+  if (busy || access(s, F_OK) == 0)
+    return fail(j, HFG_EINVAL,
+                "output directory %s is not empty: remove it or choose another (a previous "
+                "job's output is never overwritten)",
+                out);
+  if (stage_out(j)) return j->err.code;
+  for (size_t f = 0; f < j->nfamilies; f++) {
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", j->dir, j->families[f]);
+    if (mkdir(dir, 0755) && errno != EEXIST) return fail(j, HFG_EIO, "%s: %s", dir, strerror(errno));
+  }
+  return 0;
+}
+
+/* ---- after emit: publish ---- */
+
+/* The escaped form of util/escape.h inside a JSON string. Written byte by
+ * byte without a buffer: an allocation failure here used to drop the key
+ * silently and publish a wrong manifest. */
+static void json_str(FILE *f, const uint8_t *p, size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  fputc('"', f);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t c = p[i];
+    if (c == '\\') fputs("\\\\\\\\", f); /* \\ escaped for JSON */
+    else if (c == '"') fputs("\\\"", f);
+    else if (c >= 0x20 && c <= 0x7e) fputc(c, f);
+    else fprintf(f, "\\\\x%c%c", hex[c >> 4], hex[c & 15]);
+  }
+  fputc('"', f);
+}
+
+static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)) {
+  char tmp[4200], fin[4200];
+  snprintf(tmp, sizeof tmp, "%s/_%s.tmp", j->dir, name);
+  snprintf(fin, sizeof fin, "%s/%s", j->dir, name);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return fail(j, HFG_EIO, "%s: %s", tmp, strerror(errno));
+  int rc = body ? body(j, f) : 0;
+  if (fflush(f) || ferror(f)) rc = fail(j, HFG_EIO, "%s: write: %s", tmp, strerror(errno));
+  if (!rc) {
+    int e = hfg_io_fsync(fileno(f));
+    if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", tmp, strerror(-e));
+  }
+  fclose(f);
+  if (!rc) {
+    int e = hfg_io_rename(tmp, fin);
+    if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "rename %s: %s", tmp, strerror(-e));
+  }
+  if (rc) unlink(tmp);
+  return rc;
+}
+
+static int manifest_body(job *j, FILE *f) {
+  fprintf(f, "{\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n  \"files\": [", (long long)j->ts,
+          j->splits.n + 1);
+  for (size_t i = 0; i < j->nfiles; i++) {
+    outfile *o = &j->files[i];
+    fprintf(f, "%s\n    {\"family\": ", i ? "," : "");
+    json_str(f, (const uint8_t *)j->families[o->family], strlen(j->families[o->family]));
+    fprintf(f, ", \"file\": \"%s/%s\", \"region\": %zu, \"region_start\": ", j->families[o->family],
+            o->name, o->region);
+    if (o->region == 0) json_str(f, (const uint8_t *)"", 0);
+    else json_str(f, j->splits.key[o->region - 1], j->splits.len[o->region - 1]);
+    fprintf(f, ", \"region_end\": ");
+    if (o->region == j->splits.n) json_str(f, (const uint8_t *)"", 0);
+    else json_str(f, j->splits.key[o->region], j->splits.len[o->region]);
+    fprintf(f, ", \"first_row\": ");
+    json_str(f, o->first_row, o->first_len);
+    fprintf(f, ", \"last_row\": ");
+    json_str(f, o->last_row, o->last_len);
+    fprintf(f, ", \"cells\": %llu, \"bytes\": %llu}", (unsigned long long)o->cells,
+            (unsigned long long)o->bytes);
+  }
+  fprintf(f, "\n  ]\n}\n");
+  return 0;
+}
+
+/* Regions finish in any order; the manifest lists files by region, family, sequence. */
+static int outfile_cmp(const void *a, const void *b) {
+  const outfile *x = a, *y = b;
+  if (x->region != y->region) return x->region < y->region ? -1 : 1;
+  if (x->family != y->family) return x->family < y->family ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Renames the staging directory to the output directory: the families,
+ * manifest.json and _SUCCESS become visible together. */
+static int unstage(job *j) {
+  const char *out = j->o->out_dir;
+  int e = hfg_io_rename(j->stage, out);
+  if (e)
+    return fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "publish: rename %s to %s: %s", j->stage,
+                out, strerror(-e));
+  j->staged = 0;
+  char parent[4096];
+  const char *slash = strrchr(j->stage, '/');
+  snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - j->stage + 1) : 1,
+           slash ? j->stage : ".");
+  e = hfg_io_fsync_dir(parent);
+  if (e) {
+    /* not durable: take it back out of sight, the caller rolls back */
+    if (rename(out, j->stage) == 0) j->staged = 1;
+    return fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "publish: %s: fsync: %s", parent,
+                strerror(-e));
+  }
+  return 0;
+}
+
+int hfg_build_publish(job *j) {
+  qsort(j->files, j->nfiles, sizeof *j->files, outfile_cmp);
+  size_t done = 0;
+  int rc = 0;
+  for (; done < j->nfiles && !rc; done++) {
+    int e = hfg_io_rename(j->files[done].tmp_path, j->files[done].final_path);
+    if (e)
+      rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "publish %s: %s", j->files[done].tmp_path,
+                strerror(-e));
+  }
+  if (rc) {
+    /* roll back what became visible: nothing loadable may stay */
+    for (size_t i = 0; i + 1 < done; i++) unlink(j->files[i].final_path);
+    return rc;
+  }
+  for (size_t f = 0; f < j->nfamilies && !rc; f++) {
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", j->dir, j->families[f]);
+    int e = hfg_io_fsync_dir(dir);
+    if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", dir, strerror(-e));
+  }
+  if (!rc) rc = write_small_file(j, "manifest.json", manifest_body);
+  if (!rc) rc = write_small_file(j, "_SUCCESS", NULL);
+  if (!rc) {
+    int e = hfg_io_fsync_dir(j->dir);
+    if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", j->dir, strerror(-e));
+  }
+  if (!rc && j->staged) rc = unstage(j);
+  if (rc) {
+    for (size_t i = 0; i < j->nfiles; i++) unlink(j->files[i].final_path);
+    const char *names[] = {"manifest.json", "_SUCCESS"};
+    for (size_t i = 0; i < 2; i++) {
+      char m[4200];
+      snprintf(m, sizeof m, "%s/%s", j->dir, names[i]);
+      unlink(m);
+    }
+  }
+  return rc;
+}
+
+/* ---- a failed job ---- */
+
+void hfg_build_cleanup_failed(job *j) {
+  for (size_t i = 0; i < j->nfiles; i++) unlink(j->files[i].tmp_path);
+}
+
+/* After the spill files are gone: a failed job's directory comes back; the
+ * lock goes last. */
+void hfg_build_release_out_dir(job *j) {
+  hfg_build_summary *sum = j->sum;
+  const hfg_build_options *o = j->o;
+  if (j->staged && rename(j->stage, o->out_dir)) {
+    size_t l = strlen(sum->error);
+    snprintf(sum->error + l, sizeof sum->error - l, " (the output directory is left at %s)",
+             j->stage);
+  }
+  if (j->lock_fd >= 0) close(j->lock_fd);
+}
