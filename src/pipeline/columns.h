@@ -8,7 +8,11 @@
  *     encoding (an empty part keeps its default; the last mapping of a column
  *     wins); "COL=-" excludes the column;
  *   - columns the rowkey template reads are not stored unless mapped
- *     explicitly or keep_key_columns is set.
+ *     explicitly or keep_key_columns is set;
+ *   - two columns never become the same family:qualifier (each row would get
+ *     two cells with one key, and HBase keeps only one), and a name the header
+ *     repeats may not be referred to by the template, a mapping or the
+ *     timestamp column (it would be ambiguous).
  *
  * Cells are listed in the order HBase sorts them within a row: family, then
  * qualifier, as unsigned bytes.
@@ -41,7 +45,8 @@ typedef struct hfg_colmap {
 
 /* Builds the map for the input's column names. On error returns < 0 with a
  * message in err (a mapping naming no column, an unknown encoding, no cell at
- * all, a family name over HBase's 127 bytes); free the map in every case. */
+ * all, a family name over HBase's 127 bytes, two columns onto one cell, an
+ * ambiguous name); free the map in every case. */
 int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
                     const hfg_build_options *o, const hfg_scheme *scheme, hfg_err *err);
 
