@@ -3,7 +3,8 @@
  * red lines, on the template alone and on sample records.
  *
  * Samples are read with the pipeline's record reader (header row; RFC 4180
- * CSV, or TSV for *.tsv / --delimiter tab), so lint sees exactly the records
+ * CSV, or TSV for --delimiter tab and, without --delimiter, by the name as
+ * build guesses it: hfg_input_format_guess), so lint sees exactly the records
  * build would. Exit code 1 when a finding is an error.
  */
 #include <stdio.h>
@@ -24,7 +25,8 @@ static void usage(FILE *f) {
           "warning, > 200 error), variable-length parts without a separator, separators\n"
           "inside values, buckets vs regions, bucket skew, reversed time, duplicate keys,\n"
           "records the template cannot key. Samples are CSV/TSV with a header row\n"
-          "(tab when the name ends in .tsv). Exit 1 when any finding is an error.\n");
+          "(tab when the name ends in .tsv or .tab, also .tsv.gz etc., as build reads it).\n"
+          "Exit 1 when any finding is an error.\n");
 }
 
 int cmd_lint(int argc, char **argv) {
@@ -80,11 +82,12 @@ int cmd_lint(int argc, char **argv) {
   char err[512];
   size_t nrec = 0, nbad = 0;
   if (ninputs) {
-    /* the pipeline's record reader: RFC 4180 CSV (quoted newlines too) or TSV */
-    size_t pl = strlen(inputs[0]);
-    int tsv = delim_s ? strcmp(delim_s, ",") != 0 : (pl > 4 && !strcmp(inputs[0] + pl - 4, ".tsv"));
+    /* the pipeline's record reader: RFC 4180 CSV (quoted newlines too) or TSV,
+     * by --delimiter or else by each name as build guesses it */
     hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
-    io.format = tsv ? HFG_INPUT_TSV : HFG_INPUT_CSV;
+    io.format = !delim_s                ? HFG_INPUT_AUTO
+                : strcmp(delim_s, ",") ? HFG_INPUT_TSV
+                                       : HFG_INPUT_CSV;
     io.has_header = 1;
     hfg_record_reader *rr = NULL;
     if (hfg_record_reader_open(inputs, ninputs, &io, &rr, err, sizeof err)) {

@@ -9,6 +9,18 @@
 
 #define MAX_FAMILY 127 /* HBase reads the family length as a signed byte */
 
+void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io) {
+  hfg_input_options d = HFG_INPUT_OPTIONS_INIT;
+  *io = d;
+  io->format = o->format == HFG_BUILD_TSV   ? HFG_INPUT_TSV
+               : o->format == HFG_BUILD_CSV ? HFG_INPUT_CSV
+                                            : HFG_INPUT_AUTO;
+  if (o->delimiter) io->delimiter = (unsigned char)o->delimiter;
+  io->has_header = o->header;
+  if (!o->header) io->expected_columns = o->ncolumns;
+  else if (o->ncolumns) io->column_names = o->columns, io->ncolumn_names = o->ncolumns;
+}
+
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len) {
   for (size_t i = 0; i < m->nfamilies; i++)
     if (m->family_len[i] == len && !memcmp(m->families[i], name, len)) return (long)i;

@@ -24,6 +24,7 @@
 
 #include "hfilegen/build.h"
 #include "hfilegen/scheme.h"
+#include "pipeline/record_reader.h"
 #include "pipeline/values.h"
 #include "util/err.h"
 
@@ -49,6 +50,10 @@ typedef struct hfg_colmap {
  * ambiguous name); free the map in every case. */
 int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
                     const hfg_build_options *o, const hfg_scheme *scheme, hfg_err *err);
+
+/* The record reader's options for a job's inputs (format, delimiter, header,
+ * column names), one rule for build, plan and sample splits. */
+void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io);
 
 /* Index of a family name in the map, or -1. */
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len);

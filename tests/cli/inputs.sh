@@ -41,5 +41,55 @@ printf 'id,id,x\n1,2,a\n' > "$T/idid.csv"
 check "a repeated name the rowkey reads is ambiguous" \
   '[ $? -ne 0 ] && grep -q "columns 1 and 2 are both named .id. and the rowkey template" "$T/r5.err"'
 
+# ---- 7. --header --columns renames the header's columns ------------------------------
+printf 'id,x,y\n1,a,b\n2,c,d\n' > "$T/h.csv"
+"$H" build --rowkey '{k}' --out "$T/h1" --header --columns k,v1,v2 --timestamp $TS --quiet "$T/h.csv"
+check "--header --columns builds" '[ -f "$T/h1/_SUCCESS" ]'
+cells "$T/h1" > "$T/h1.tsv"
+check "--header --columns: the header is skipped, the names renamed" \
+  '[ "$(cut -f1-3,6 "$T/h1.tsv" | tr "\t\n" " |")" = "1 cf v1 a|1 cf v2 b|2 cf v1 c|2 cf v2 d|" ]'
+"$H" build --rowkey '{k}' --out "$T/h2" --columns k,v1,v2 --header --timestamp $TS --quiet "$T/h.csv"
+check "--columns before --header: the same output" '[ -f "$T/h2/_SUCCESS" ] && cmp -s <(cells "$T/h2") "$T/h1.tsv"'
+"$H" build --rowkey '{k}' --out "$T/h3" --header --columns k,v1 --quiet "$T/h.csv" 2> "$T/h3.err"
+check "--header --columns with another count fails clearly" \
+  '[ $? -ne 0 ] && grep -q "header has 3 columns but 2 column names were given" "$T/h3.err" && unpublished "$T/h3"'
+"$H" build --rowkey '{id}' --out "$T/h4" --header --columns id,x,x2 --timestamp $TS --quiet "$T/rep.csv"
+check "--header --columns resolves a repeated header name" \
+  '[ -f "$T/h4/_SUCCESS" ] && [ "$(cells "$T/h4" | cut -f3 | sort -u | tr "\n" " ")" = "x x2 " ]'
+printf '1,a,b\n2,c,d\n' > "$T/nh.csv"
+"$H" build --rowkey '{k}' --out "$T/h5" --columns k,v1,v2 --timestamp $TS --quiet "$T/nh.csv"
+check "--columns alone still means no header" '[ -f "$T/h5/_SUCCESS" ] && cmp -s <(cells "$T/h5") "$T/h1.tsv"'
+cat > "$T/hjob.yaml" <<YAML
+inputs: [$T/h.csv]
+rowkey: "{k}"
+header: true
+columns: [k, v1, v2]
+timestamp: $TS
+YAML
+"$H" build --job "$T/hjob.yaml" --out "$T/h6" --quiet
+check "job file header: true with columns renames" '[ -f "$T/h6/_SUCCESS" ] && cmp -s <(cells "$T/h6") "$T/h1.tsv"'
+"$H" plan --rowkey '{k}' --header --columns k,v1,v2 --json "$T/h.csv" > "$T/hp.json"
+check "plan --header --columns reads 2 records" 'grep -q "\"records_read\": 2" "$T/hp.json"'
+
+# ---- 6a. one format rule for every command: .tsv/.tab (also compressed) are TSV ------
+printf 'id\tname\n1\tann, bob\n2\tcy\n' > "$T/t.tsv"
+"$H" build --rowkey '{id}' --out "$T/f1" --timestamp $TS --quiet "$T/t.tsv"
+check "build reads a .tsv as TSV without --format" \
+  '[ -f "$T/f1/_SUCCESS" ] && [ "$(cells "$T/f1" | cut -f6 | head -1)" = "ann, bob" ]'
+cp "$T/t.tsv" "$T/t.tab"
+"$H" build --rowkey '{id}' --out "$T/f2" --timestamp $TS --quiet "$T/t.tab"
+check "a .tab name is TSV too" 'cmp -s <(cells "$T/f2") <(cells "$T/f1")'
+gzip -c "$T/t.tsv" > "$T/t.tsv.gz"
+"$H" build --rowkey '{id}' --out "$T/f3" --timestamp $TS --quiet "$T/t.tsv.gz"
+check "a .tsv.gz name is TSV" 'cmp -s <(cells "$T/f3") <(cells "$T/f1")'
+"$H" plan --rowkey '{id}' --json "$T/t.tsv" > "$T/fp.json" 2> "$T/fp.err"
+check "plan reads a .tsv as TSV" 'grep -q "\"records_read\": 2" "$T/fp.json"'
+"$H" splits --algo sample --rowkey '{id}' --regions 2 --input "$T/t.tsv" > "$T/fs.out" 2> "$T/fs.err"
+check "splits --algo sample reads a .tsv as TSV" '[ $? -eq 0 ]'
+"$H" lint --rowkey '{id}' --input "$T/t.tsv" > "$T/fl.out" 2>&1
+check "lint reads a .tsv as TSV" 'grep -q "2 sample records" "$T/fl.out"'
+"$H" build --rowkey '{id}' --out "$T/f4" --format csv --quiet "$T/t.tsv" 2> "$T/f4.err"
+check "--format csv overrides the name" '[ $? -ne 0 ] && grep -q "unknown column" "$T/f4.err"'
+
 echo "inputs: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
