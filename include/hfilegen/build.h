@@ -39,7 +39,8 @@ typedef void (*hfg_build_progress_fn)(void *ctx, const hfg_build_progress *p);
 
 typedef struct hfg_build_options {
   unsigned version;                 /* HFG_BUILD_OPTIONS_VERSION */
-  const char *const *inputs;        /* files, "-" for stdin; gzip read transparently */
+  const char *const *inputs;        /* files, "-" for stdin; gzip, zstd, bzip2, xz read
+                                       by magic, other compressions refused */
   size_t ninputs;
   int format;                       /* HFG_BUILD_CSV / HFG_BUILD_TSV / HFG_BUILD_AUTO: TSV for
                                        names ending in .tsv or .tab (also .tsv.gz ...), else

@@ -1,7 +1,7 @@
 /*
  * Record reader: the first pipeline stage. Reads one or more CSV or TSV
- * inputs (files, "-" for stdin, each optionally gzip-compressed) in order and
- * hands out one record at a time as fields plus provenance (file, line, raw
+ * inputs (files, "-" for stdin, each optionally gzip, zstd, bzip2 or xz
+ * compressed) in order and hands out one record at a time as fields plus provenance (file, line, raw
  * bytes), so that later stages can reject a record with its exact source.
  *
  * Syntax
@@ -58,10 +58,11 @@
  *   iconv -f UTF-16 -t UTF-8"), as is one whose first four bytes are ASCII
  *   interleaved with NULs (UTF-16 without a mark).
  *
- * Inputs: a path of "-" is standard input (read, never closed). Gzip input is
- *   recognised by its magic bytes 1f 8b, not by its name, and decompressed on
- *   the fly (zlib, gzip framing, any number of concatenated members; data
- *   after the last member that is not another member is an error).
+ * Inputs: a path of "-" is standard input (read, never closed). Gzip, zstd,
+ *   bzip2 and xz input is recognised by its magic bytes, not by its name, and
+ *   decompressed on the fly (any number of concatenated streams; data after
+ *   the last stream that is not another stream is an error); other
+ *   compression formats are refused by name (record_input.h).
  *
  * Calls: open next* free. Not thread-safe; one reader per thread.
  */
@@ -122,8 +123,9 @@ typedef struct hfg_record_reader hfg_record_reader;
  * with has_header, reads the first input's header. On success *out owns
  * everything and must be freed with hfg_record_reader_free. On failure returns
  * < 0 (HFG_EINVAL bad options, or a header that disagrees with
- * expected_columns; HFG_EIO cannot open/read; HFG_ECORRUPT bad gzip data or a
- * malformed header; HFG_ENOMEM), sets *out to NULL and, when errmsg is non-NULL,
+ * expected_columns; HFG_EIO cannot open/read; HFG_ECORRUPT bad compressed data or a
+ * malformed header; HFG_EUNSUPPORTED an unread compression or text encoding;
+ * HFG_ENOMEM), sets *out to NULL and, when errmsg is non-NULL,
  * writes a message naming the file there (errlen bytes, NUL-terminated). */
 int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_input_options *opts,
                            hfg_record_reader **out, char *errmsg, size_t errlen);
@@ -132,8 +134,9 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
  *   1           a well-formed record;
  *   0           end of all inputs (and on every later call);
  *   HFG_EPARSE  a malformed record (see above); the caller logs and goes on;
- *   other < 0   a fatal error (HFG_EIO, HFG_ECORRUPT for broken gzip data or
+ *   other < 0   a fatal error (HFG_EIO, HFG_ECORRUPT for broken compressed data or
  *               a malformed later header, HFG_EINVAL for a header mismatch,
+ *               HFG_EUNSUPPORTED for UTF-16 or an unread compression,
  *               HFG_ENOMEM); the message is in hfg_record_reader_errmsg and
  *               every later call returns the same code. */
 int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec);
@@ -146,7 +149,7 @@ const char *const *hfg_record_reader_columns(const hfg_record_reader *r, size_t 
 /* Field count every record must have; 0 until known (see "Field count"). */
 size_t hfg_record_reader_expected_columns(const hfg_record_reader *r);
 
-/* Bytes read so far from the inputs as stored (compressed bytes for gzip),
+/* Bytes read so far from the inputs as stored (compressed bytes for compressed input),
  * for progress against file sizes. */
 uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r);
 

@@ -91,5 +91,70 @@ check "lint reads a .tsv as TSV" 'grep -q "2 sample records" "$T/fl.out"'
 "$H" build --rowkey '{id}' --out "$T/f4" --format csv --quiet "$T/t.tsv" 2> "$T/f4.err"
 check "--format csv overrides the name" '[ $? -ne 0 ] && grep -q "unknown column" "$T/f4.err"'
 
+# ---- 6b. compressed inputs by magic: gzip, zstd, bzip2, xz read; others refused -------
+python3 "$SRC/tools/make_sample.py" 3000 "$T/s.csv"
+"$H" build --rowkey '{id}' --out "$T/zplain" --timestamp $TS --quiet "$T/s.csv"
+head -1001 "$T/s.csv" > "$T/s1.csv"; tail -n +1002 "$T/s.csv" > "$T/s2.csv"
+for z in gzip zstd bzip2 xz; do
+  "$z" -c "$T/s.csv" > "$T/s.$z"   # no telling suffix: the magic decides
+  "$H" build --rowkey '{id}' --out "$T/z_$z" --timestamp $TS --quiet "$T/s.$z"
+  check "$z input gives the same files as plain" 'diff -r "$T/zplain" "$T/z_$z" >/dev/null'
+  { "$z" -c "$T/s1.csv"; "$z" -c "$T/s2.csv"; } > "$T/cat.$z"
+  "$H" build --rowkey '{id}' --out "$T/zc_$z" --timestamp $TS --quiet "$T/cat.$z"
+  check "$z: concatenated streams are read one after the other" 'diff -r "$T/zplain" "$T/zc_$z" >/dev/null'
+  "$H" build --rowkey '{id}' --out "$T/zs_$z" --timestamp $TS --quiet - < "$T/s.$z"
+  check "$z on stdin" 'diff -r "$T/zplain" "$T/zs_$z" >/dev/null'
+  head -c -30 "$T/s.$z" > "$T/trunc.$z"
+  "$H" build --rowkey '{id}' --out "$T/zt_$z" --max-rejects 1000000 --quiet "$T/trunc.$z" 2> "$T/zt_$z.err"
+  check "$z: a truncated stream fails naming the file" \
+    '[ $? -ne 0 ] && grep -q "trunc.$z: .*\(truncated\|bad\)" "$T/zt_$z.err" && unpublished "$T/zt_$z"'
+  { cat "$T/s.$z"; printf 'garbage after the stream\n'; } > "$T/tail.$z"
+  "$H" build --rowkey '{id}' --out "$T/zg_$z" --max-rejects 1000000 --quiet "$T/tail.$z" 2> "$T/zg_$z.err"
+  check "$z: bytes after the stream are an error" '[ $? -ne 0 ] && grep -q "tail.$z: bad" "$T/zg_$z.err" && unpublished "$T/zg_$z"'
+done
+"$H" plan --rowkey '{id}' --json "$T/s.bzip2" > "$T/zp.json"
+check "plan reads bzip2" 'grep -q "\"records_read\": 3000" "$T/zp.json"'
+"$H" lint --rowkey '{id}' --input "$T/s.xz" > "$T/zl.out" 2>&1
+check "lint reads xz" 'grep -q "3000 sample records" "$T/zl.out"'
+refused() { # NAME MAGIC-PRINTF-STRING
+  fmt=$1
+  { printf "$2"; cat "$T/s.csv"; } > "$T/ref.bin"
+  "$H" build --rowkey '{id}' --out "$T/ref" --max-rejects 1000000 --quiet "$T/ref.bin" 2> "$T/ref.err"
+  check "$1 input is refused by name" '[ $? -ne 0 ] && grep -qF "ref.bin: the input is $fmt-compressed" "$T/ref.err" && unpublished "$T/ref"'
+  rm -rf "$T/ref"
+}
+refused lz4 '\x04\x22\x4d\x18'
+refused 'snappy (framed)' '\xff\x06\x00\x00sNaPpY'
+refused zip 'PK\x03\x04'
+refused 7z '7z\xbc\xaf\x27\x1c'
+if command -v lz4 >/dev/null; then
+  lz4 -q -c "$T/s.csv" > "$T/real.lz4"
+  "$H" build --rowkey '{id}' --out "$T/rl" --max-rejects 1000000 --quiet "$T/real.lz4" 2> "$T/rl.err"
+  check "a real lz4 file is refused" '[ $? -ne 0 ] && grep -q "lz4-compressed" "$T/rl.err" && grep -q "lz4 -dc" "$T/rl.err"'
+fi
+"$H" splits --algo sample --rowkey '{id}' --regions 2 --input "$T/ref.bin" > /dev/null 2> "$T/ref2.err"
+check "splits --algo sample refuses it too" '[ $? -ne 0 ] && grep -q "7z-compressed" "$T/ref2.err"'
+
+# ---- 6c. UTF-16 / UTF-32 are refused with the iconv hint ------------------------------
+printf 'id,name\n1,ann\n' > "$T/u8.csv"
+for enc in UTF-16LE UTF-16BE UTF-32LE UTF-32BE; do
+  { case $enc in
+      UTF-16LE) printf '\xff\xfe';; UTF-16BE) printf '\xfe\xff';;
+      UTF-32LE) printf '\xff\xfe\x00\x00';; UTF-32BE) printf '\x00\x00\xfe\xff';;
+    esac; iconv -f UTF-8 -t $enc "$T/u8.csv"; } > "$T/u.csv"
+  "$H" build --rowkey '{id}' --out "$T/u" --quiet "$T/u.csv" 2> "$T/u.err"
+  check "$enc with a byte order mark is refused, naming the encoding and iconv" \
+    '[ $? -ne 0 ] && grep -q "u.csv: .*$enc" "$T/u.err" && grep -q "iconv -f ${enc%??} -t UTF-8" "$T/u.err"'
+  rm -rf "$T/u"
+done
+iconv -f UTF-8 -t UTF-16LE "$T/u8.csv" > "$T/u.csv"
+"$H" build --rowkey '{id}' --out "$T/u" --quiet "$T/u.csv" 2> "$T/u.err"
+check "UTF-16LE without a mark is refused" '[ $? -ne 0 ] && grep -q "UTF-16LE" "$T/u.err"'
+iconv -f UTF-8 -t UTF-16 "$T/u8.csv" | gzip -c > "$T/u16.gz"
+"$H" build --rowkey '{id}' --out "$T/u2" --quiet "$T/u16.gz" 2> "$T/u2.err"
+check "UTF-16 inside gzip is refused" '[ $? -ne 0 ] && grep -q "UTF-16" "$T/u2.err"'
+"$H" build --rowkey '{k}' --out "$T/u3" --no-header --columns k,v --quiet "$T/u.csv" 2> "$T/u3.err"
+check "UTF-16 without a header line is refused too" '[ $? -ne 0 ] && grep -q "UTF-16LE" "$T/u3.err"'
+
 echo "inputs: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
