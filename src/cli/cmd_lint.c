@@ -3,7 +3,7 @@
  * red lines, on the template alone and on sample records.
  *
  * Samples are read with the pipeline's record reader (header row; RFC 4180
- * CSV, or TSV for --delimiter tab and, without --delimiter, by the name as
+ * CSV (any one-byte --delimiter), or TSV for --delimiter tab and, without --delimiter, by the name as
  * build guesses it: hfg_input_format_guess), so lint sees exactly the records
  * build would. Exit code 1 when a finding is an error.
  */
@@ -19,7 +19,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: hfilegen lint --rowkey TEMPLATE [--regions N] [--input SAMPLE ...]\n"
-          "                     [--delimiter ','|tab] [--max-records N] [--format text|json]\n"
+          "                     [--delimiter C|tab] [--max-records N] [--format text|json]\n"
           "\n"
           "Checks the rowkey red lines: monotonically increasing prefix, key length (> 100\n"
           "warning, > 200 error), variable-length parts without a separator, separators\n"
@@ -75,8 +75,10 @@ int cmd_lint(int argc, char **argv) {
     fprintf(stderr, "hfilegen lint: unknown --format '%s' (text, json)\n", fmt);
     goto out;
   }
-  if (delim_s && strcmp(delim_s, ",") && strcmp(delim_s, "tab") && strcmp(delim_s, "\t")) {
-    fprintf(stderr, "hfilegen lint: --delimiter is ',' or tab\n");
+  int tab = delim_s && (!strcmp(delim_s, "tab") || !strcmp(delim_s, "\t") || !strcmp(delim_s, "\\t"));
+  if (delim_s && !tab && (strlen(delim_s) != 1 || delim_s[0] == '"' || delim_s[0] == '\n' ||
+                          delim_s[0] == '\r')) {
+    fprintf(stderr, "hfilegen lint: --delimiter is tab or one byte (',' ';' '|' ...)\n");
     goto out;
   }
   char err[512];
@@ -85,9 +87,8 @@ int cmd_lint(int argc, char **argv) {
     /* the pipeline's record reader: RFC 4180 CSV (quoted newlines too) or TSV,
      * by --delimiter or else by each name as build guesses it */
     hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
-    io.format = !delim_s                ? HFG_INPUT_AUTO
-                : strcmp(delim_s, ",") ? HFG_INPUT_TSV
-                                       : HFG_INPUT_CSV;
+    io.format = !delim_s ? HFG_INPUT_AUTO : tab ? HFG_INPUT_TSV : HFG_INPUT_CSV;
+    if (delim_s && !tab) io.delimiter = (unsigned char)delim_s[0];
     io.has_header = 1;
     hfg_record_reader *rr = NULL;
     if (hfg_record_reader_open(inputs, ninputs, &io, &rr, err, sizeof err)) {

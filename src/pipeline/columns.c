@@ -116,9 +116,13 @@ int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
     if (!eq)
       return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': expected COL=FAMILY:QUALIFIER",
                          o->mappings[i]);
-    if (find_name(names, n, o->mappings[i], (size_t)(eq - o->mappings[i])) < 0)
-      return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': no column named '%.*s'",
-                         o->mappings[i], (int)(eq - o->mappings[i]), o->mappings[i]);
+    if (find_name(names, n, o->mappings[i], (size_t)(eq - o->mappings[i])) < 0) {
+      char hint[400];
+      return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': no column named '%.*s'%s",
+                         o->mappings[i], (int)(eq - o->mappings[i]), o->mappings[i],
+                         hfg_columns_hint(hint, sizeof hint, names, n, o->mappings[i],
+                                          (size_t)(eq - o->mappings[i])));
+    }
   }
   m->cols = hfg_calloc(n ? n : 1, sizeof *m->cols);
   if (!m->cols || add_family(m, deffam, strlen(deffam)) < 0)

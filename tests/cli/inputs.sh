@@ -156,5 +156,31 @@ check "UTF-16 inside gzip is refused" '[ $? -ne 0 ] && grep -q "UTF-16" "$T/u2.e
 "$H" build --rowkey '{k}' --out "$T/u3" --no-header --columns k,v --quiet "$T/u.csv" 2> "$T/u3.err"
 check "UTF-16 without a header line is refused too" '[ $? -ne 0 ] && grep -q "UTF-16LE" "$T/u3.err"'
 
+# ---- 6d. an unknown column shows the columns read and a hint -------------------------
+printf 'id;x\n1;a\n' > "$T/semi.csv"
+printf 'id\tx\n1\ta\n' > "$T/tab.txt"
+printf 'Id,x\n1,a\n' > "$T/case.csv"
+"$H" build --rowkey '{id}' --out "$T/k1" --quiet "$T/semi.csv" 2> "$T/k1.err"
+check "unknown rowkey column: the columns read and a --delimiter hint" \
+  'grep -q "unknown column .id.; the column read is .id;x. (1); the line holds .;.: give --delimiter .;." "$T/k1.err"'
+"$H" build --rowkey '{id}' --out "$T/k2" --quiet "$T/tab.txt" 2> "$T/k2.err"
+check "a TSV read as CSV: hint at --format tsv" 'grep -qF "the column read is '"'"'id\tx'"'"' (1); the line holds tabs: is it TSV? give --format tsv" "$T/k2.err"'
+"$H" build --rowkey '{id}' --out "$T/k3" --format tsv --quiet "$T/case.csv" 2> "$T/k3.err"
+check "a CSV read as TSV: hint at --format csv" 'grep -q "the line holds commas: is it CSV? give --format csv" "$T/k3.err"'
+"$H" build --rowkey '{id}' --out "$T/k4" --quiet "$T/case.csv" 2> "$T/k4.err"
+check "a column differing in case: did you mean" \
+  'grep -q "the columns read are .Id., .x. (2); did you mean .Id.?" "$T/k4.err"'
+"$H" build --rowkey '{Id}' --map y=cf:y --out "$T/k5" --quiet "$T/case.csv" 2> "$T/k5.err"
+check "unknown --map column lists the columns" 'grep -q "no column named .y.; the columns read are .Id., .x. (2)" "$T/k5.err"'
+"$H" build --rowkey '{Id}' --timestamp column:ts --out "$T/k6" --quiet "$T/case.csv" 2> "$T/k6.err"
+check "unknown timestamp column lists the columns" \
+  'grep -q "timestamp column .ts. is not a column; the columns read are .Id., .x. (2)" "$T/k6.err"'
+"$H" plan --rowkey '{id}' "$T/tab.txt" > /dev/null 2> "$T/k7.err"
+check "plan gives the same hint" 'grep -q "give --format tsv" "$T/k7.err"'
+"$H" lint --rowkey '{id}' --input "$T/semi.csv" > /dev/null 2> "$T/k8.err"
+check "lint gives the same hint" 'grep -q "give --delimiter .;." "$T/k8.err"'
+"$H" lint --rowkey '{id}' --delimiter ';' --input "$T/semi.csv" > "$T/k9.out" 2>&1
+check "lint --delimiter ';' then reads it" 'grep -q "1 sample record" "$T/k9.out"'
+
 echo "inputs: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
