@@ -25,7 +25,7 @@ extern "C" {
 
 enum { HFG_DUP_ERROR = 0, HFG_DUP_LAST, HFG_DUP_FIRST };
 enum { HFG_EMPTY_SKIP = 0, HFG_EMPTY_STORE };
-enum { HFG_BUILD_CSV = 0, HFG_BUILD_TSV };
+enum { HFG_BUILD_CSV = 0, HFG_BUILD_TSV, HFG_BUILD_AUTO /* by each input's name (default) */ };
 
 typedef struct hfg_build_progress {
   const char *phase;       /* "ingest", "emit", "publish" */
@@ -39,12 +39,16 @@ typedef void (*hfg_build_progress_fn)(void *ctx, const hfg_build_progress *p);
 
 typedef struct hfg_build_options {
   unsigned version;                 /* HFG_BUILD_OPTIONS_VERSION */
-  const char *const *inputs;        /* files, "-" for stdin; gzip read transparently */
+  const char *const *inputs;        /* files, "-" for stdin; gzip, zstd, bzip2, xz read
+                                       by magic, other compressions refused */
   size_t ninputs;
-  int format;                       /* HFG_BUILD_CSV / HFG_BUILD_TSV */
+  int format;                       /* HFG_BUILD_CSV / HFG_BUILD_TSV / HFG_BUILD_AUTO: TSV for
+                                       names ending in .tsv or .tab (also .tsv.gz ...), else
+                                       CSV (hfg_input_format_guess, src/pipeline/record_reader.h) */
   char delimiter;                   /* 0: ',' for CSV, '\t' for TSV */
   int header;                       /* first line names the columns */
-  const char *const *columns;       /* column names when there is no header */
+  const char *const *columns;       /* column names when there is no header; with a header
+                                       they rename its columns (as many as it has) */
   size_t ncolumns;
   const char *rowkey;               /* template or preset (include/hfilegen/scheme.h) */
   const char *splits_file;          /* NULL: a single region */

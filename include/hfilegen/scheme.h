@@ -193,6 +193,20 @@ int hfg_lint_add(hfg_lint *l, const hfg_field *fields, size_t nfields);
 int hfg_lint_finish(hfg_lint *l, hfg_findings **out);
 void hfg_lint_free(hfg_lint *l);
 
+/* ---- unknown columns ---- */
+
+/* What to add to an "unknown column" message, so that a wrong format or
+ * delimiter shows at once: writes to buf (cap bytes, NUL-terminated; longer
+ * text is cut with "...") "; the columns read are 'a', 'b' (2)", then
+ *   - when a single column was read and its name holds a TAB, ';', '|' or
+ *     ',': a hint at --format tsv / --delimiter / --format csv;
+ *   - when `unknown` (unknown_len bytes; may be NULL) matches a column but
+ *     for case, surrounding blanks or quotes: "did you mean 'Id'?".
+ * Returns buf. Used by the template compiler, the column mapping and the
+ * timestamp column. */
+const char *hfg_columns_hint(char *buf, size_t cap, const char *const *names, size_t n,
+                             const char *unknown, size_t unknown_len);
+
 #ifdef __cplusplus
 }
 #endif

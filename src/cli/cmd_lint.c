@@ -3,7 +3,8 @@
  * red lines, on the template alone and on sample records.
  *
  * Samples are read with the pipeline's record reader (header row; RFC 4180
- * CSV, or TSV for *.tsv / --delimiter tab), so lint sees exactly the records
+ * CSV (any one-byte --delimiter), or TSV for --delimiter tab and, without --delimiter, by the name as
+ * build guesses it: hfg_input_format_guess), so lint sees exactly the records
  * build would. Exit code 1 when a finding is an error.
  */
 #include <stdio.h>
@@ -18,13 +19,14 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: hfilegen lint --rowkey TEMPLATE [--regions N] [--input SAMPLE ...]\n"
-          "                     [--delimiter ','|tab] [--max-records N] [--format text|json]\n"
+          "                     [--delimiter C|tab] [--max-records N] [--format text|json]\n"
           "\n"
           "Checks the rowkey red lines: monotonically increasing prefix, key length (> 100\n"
           "warning, > 200 error), variable-length parts without a separator, separators\n"
           "inside values, buckets vs regions, bucket skew, reversed time, duplicate keys,\n"
           "records the template cannot key. Samples are CSV/TSV with a header row\n"
-          "(tab when the name ends in .tsv). Exit 1 when any finding is an error.\n");
+          "(tab when the name ends in .tsv or .tab, also .tsv.gz etc., as build reads it).\n"
+          "Exit 1 when any finding is an error.\n");
 }
 
 int cmd_lint(int argc, char **argv) {
@@ -73,18 +75,20 @@ int cmd_lint(int argc, char **argv) {
     fprintf(stderr, "hfilegen lint: unknown --format '%s' (text, json)\n", fmt);
     goto out;
   }
-  if (delim_s && strcmp(delim_s, ",") && strcmp(delim_s, "tab") && strcmp(delim_s, "\t")) {
-    fprintf(stderr, "hfilegen lint: --delimiter is ',' or tab\n");
+  int tab = delim_s && (!strcmp(delim_s, "tab") || !strcmp(delim_s, "\t") || !strcmp(delim_s, "\\t"));
+  if (delim_s && !tab && (strlen(delim_s) != 1 || delim_s[0] == '"' || delim_s[0] == '\n' ||
+                          delim_s[0] == '\r')) {
+    fprintf(stderr, "hfilegen lint: --delimiter is tab or one byte (',' ';' '|' ...)\n");
     goto out;
   }
   char err[512];
   size_t nrec = 0, nbad = 0;
   if (ninputs) {
-    /* the pipeline's record reader: RFC 4180 CSV (quoted newlines too) or TSV */
-    size_t pl = strlen(inputs[0]);
-    int tsv = delim_s ? strcmp(delim_s, ",") != 0 : (pl > 4 && !strcmp(inputs[0] + pl - 4, ".tsv"));
+    /* the pipeline's record reader: RFC 4180 CSV (quoted newlines too) or TSV,
+     * by --delimiter or else by each name as build guesses it */
     hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
-    io.format = tsv ? HFG_INPUT_TSV : HFG_INPUT_CSV;
+    io.format = !delim_s ? HFG_INPUT_AUTO : tab ? HFG_INPUT_TSV : HFG_INPUT_CSV;
+    if (delim_s && !tab) io.delimiter = (unsigned char)delim_s[0];
     io.has_header = 1;
     hfg_record_reader *rr = NULL;
     if (hfg_record_reader_open(inputs, ninputs, &io, &rr, err, sizeof err)) {

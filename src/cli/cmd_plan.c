@@ -43,6 +43,8 @@ static const char USAGE[] =
     "  --json             the plan as JSON on stdout instead of the table\n"
     "  --codec C          also compress a sorted sample of cells with C to measure the ratio\n"
     "input:   --format csv|tsv  --delimiter C  --no-header  --columns a,b,c\n"
+    "         (format: TSV for names ending in .tsv/.tab[.gz|.zst|.bz2|.xz], else CSV;\n"
+    "         --columns alone means no header, --header --columns renames the header's)\n"
     "cells:   --family NAME  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-  --keep-key-columns\n"
     "         --empty skip|store  --block-size N\n"
     "Estimated HFile bytes per cell = 12 + 8 + rowkey + family + qualifier + value + 3\n"

@@ -22,7 +22,7 @@ static void usage(FILE *f) {
           "                       [--format lines|shell|json] [-o FILE]\n"
           "                       [--table T] [--family CF] [--codec C] [--bloom B] [--block-size N]\n"
           "       hfilegen splits --algo sample --rowkey T --regions N --input FILE... [--sample F]\n"
-          "                       [--input-format csv|tsv] [--delimiter C] [--no-header] [--columns a,b]\n"
+          "                       [--input-format csv|tsv] [--delimiter C] [--[no-]header] [--columns a,b]\n"
           "\n"
           "  --algo scheme      align to the template's bucket prefix (default with --rowkey)\n"
           "         hex         RegionSplitter HexStringSplit, 00000000..ffffffff (default without)\n"
@@ -93,8 +93,10 @@ int cmd_splits(int argc, char **argv) {
       goto done;
     }
     if (!strcmp(a, "--input") || !strcmp(a, "--sample") || !strcmp(a, "--input-format") ||
-        !strcmp(a, "--delimiter") || !strcmp(a, "--no-header") || !strcmp(a, "--columns")) {
-      if (!strcmp(a, "--no-header")) bo.header = 0;
+        !strcmp(a, "--delimiter") || !strcmp(a, "--no-header") || !strcmp(a, "--columns") ||
+        !strcmp(a, "--header")) {
+      int no_value = !strcmp(a, "--no-header") || !strcmp(a, "--header");
+      if (no_value) cli_apply_build_flag(&bo, a, NULL, NULL, NULL, &cols, &i);
       else if (!v) fprintf(stderr, "hfilegen splits: %s needs a value\n", a);
       else if (!strcmp(a, "--input")) inputs[bo.ninputs++] = argv[++i];
       else if (!strcmp(a, "--sample")) {
@@ -108,7 +110,7 @@ int cmd_splits(int argc, char **argv) {
                                       NULL, &cols, &i)) {
         goto done;
       }
-      if (!v && strcmp(a, "--no-header")) goto done;
+      if (!v && !no_value) goto done;
       continue;
     }
     int takes = !strcmp(a, "--rowkey") || !strcmp(a, "--algo") || !strcmp(a, "--format") ||

@@ -15,6 +15,11 @@ static size_t nfamily_opts;
 static char **kept;   /* strings from job files, freed by cli_free_columns */
 static size_t nkept;
 
+/* --header or --no-header was given (flag or job file): --columns then names
+ * or renames the columns without changing whether the first line is a header.
+ * Without either, --columns means there is no header. */
+static int header_given;
+
 static const char *keep(const char *s) {
   char **k = realloc(kept, (nkept + 1) * sizeof *k);
   if (!k) return NULL;
@@ -76,7 +81,7 @@ static int split_columns(const char *v, char ***cols, hfg_build_options *o) {
   *cols = c;
   o->columns = (const char *const *)c;
   o->ncolumns = k;
-  o->header = 0;
+  if (!header_given) o->header = 0;
   return 0;
 }
 
@@ -84,8 +89,8 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
                          size_t *nmaps, char ***cols, int *i) {
   uint64_t n;
   /* flags without a value */
-  if (!strcmp(a, "--no-header")) { o->header = 0; return 0; }
-  if (!strcmp(a, "--header")) { o->header = 1; return 0; }
+  if (!strcmp(a, "--no-header")) { o->header = 0; header_given = 1; return 0; }
+  if (!strcmp(a, "--header")) { o->header = 1; header_given = 1; return 0; }
   if (!strcmp(a, "--keep-key-columns")) { o->keep_key_columns = 1; return 0; }
   if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) { cli_quiet = 1; return 0; }
   if (!v) return bad(a, NULL, "unknown flag or missing value");
@@ -215,7 +220,7 @@ static int job_apply(const char *path, unsigned long line, const char *key, cons
                 !strcmp(flag, "--quiet");
   if (is_bool) {
     int on = !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1");
-    if (!strcmp(flag, "--header")) o->header = on;
+    if (!strcmp(flag, "--header")) o->header = on, header_given = 1;
     else if (!strcmp(flag, "--keep-key-columns")) o->keep_key_columns = on;
     else cli_quiet = on;
     return 0;
@@ -334,4 +339,5 @@ void cli_free_columns(char **cols, hfg_build_options *o) {
   free(kept);
   kept = NULL;
   nkept = 0;
+  header_given = 0;
 }

@@ -16,6 +16,7 @@ void hfg_build_options_init(hfg_build_options *o) {
   memset(o, 0, sizeof *o);
   o->version = HFG_BUILD_OPTIONS_VERSION;
   o->header = 1;
+  o->format = HFG_BUILD_AUTO;
   o->family = "cf";
   o->timestamp = -1;
   o->memory = (size_t)1 << 30;
@@ -108,8 +109,11 @@ static int setup_columns(job *j, char *const *names, size_t n) {
   j->ts_column = -1;
   if (o->timestamp_column) {
     j->ts_column = find_column(names, n, o->timestamp_column);
+    char hint[400];
     if (j->ts_column < 0)
-      return fail(j, HFG_EINVAL, "timestamp column '%s' is not a column", o->timestamp_column);
+      return fail(j, HFG_EINVAL, "timestamp column '%s' is not a column%s", o->timestamp_column,
+                  hfg_columns_hint(hint, sizeof hint, (const char *const *)names, n,
+                                   o->timestamp_column, strlen(o->timestamp_column)));
   }
   hfg_err e = {0};
   if (hfg_colmap_init(&j->map, (const char *const *)names, n, o, j->scheme, &e))

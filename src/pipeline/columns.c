@@ -9,6 +9,18 @@
 
 #define MAX_FAMILY 127 /* HBase reads the family length as a signed byte */
 
+void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io) {
+  hfg_input_options d = HFG_INPUT_OPTIONS_INIT;
+  *io = d;
+  io->format = o->format == HFG_BUILD_TSV   ? HFG_INPUT_TSV
+               : o->format == HFG_BUILD_CSV ? HFG_INPUT_CSV
+                                            : HFG_INPUT_AUTO;
+  if (o->delimiter) io->delimiter = (unsigned char)o->delimiter;
+  io->has_header = o->header;
+  if (!o->header) io->expected_columns = o->ncolumns;
+  else if (o->ncolumns) io->column_names = o->columns, io->ncolumn_names = o->ncolumns;
+}
+
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len) {
   for (size_t i = 0; i < m->nfamilies; i++)
     if (m->family_len[i] == len && !memcmp(m->families[i], name, len)) return (long)i;
@@ -47,18 +59,70 @@ static int cellcol_cmp(const void *a, const void *b, void *ctx) {
   return r ? r : strcmp(x->qualifier, y->qualifier);
 }
 
+/* Two columns that become the same family:qualifier would give every row two
+ * cells with one key (row, family, qualifier, timestamp, type): HBase returns
+ * one of them and the other value is lost, so refuse the mapping. The columns
+ * are sorted by (family, qualifier): such pairs are neighbours. */
+static int check_one_cell_per_key(const hfg_colmap *m, const char *const *names, hfg_err *err) {
+  for (size_t i = 1; i < m->ncols; i++) {
+    const hfg_cellcol *x = &m->cols[i - 1], *y = &m->cols[i];
+    if (x->family != y->family || strcmp(x->qualifier, y->qualifier)) continue;
+    size_t a = x->column < y->column ? x->column : y->column;
+    size_t b = x->column < y->column ? y->column : x->column;
+    int same_name = !strcmp(names[a], names[b]);
+    return hfg_err_set(err, HFG_EINVAL,
+                       "columns %zu (%s) and %zu (%s) both become the cell %s:%s: every row would "
+                       "hold two cells with the same key and HBase keeps only one of them; %s",
+                       a + 1, names[a], b + 1, names[b], m->families[x->family], x->qualifier,
+                       same_name ? "the header repeats the name: rename the columns with "
+                                   "--header --columns a,b,c"
+                                 : "map one of them to another qualifier, or exclude it with "
+                                   "--map COL=-");
+  }
+  return 0;
+}
+
+/* A name the header repeats cannot be told apart by the rowkey template, a
+ * --map or the timestamp column: each would silently take the first one. */
+static int check_unambiguous(const char *const *names, size_t n, const hfg_build_options *o,
+                             const hfg_scheme *scheme, hfg_err *err) {
+  for (size_t a = 0; a < n; a++)
+    for (size_t b = a + 1; b < n; b++) {
+      if (strcmp(names[a], names[b])) continue;
+      size_t nl = strlen(names[a]);
+      const char *by = hfg_scheme_uses_column(scheme, a) || hfg_scheme_uses_column(scheme, b)
+                           ? "the rowkey template"
+                       : o->timestamp_column && !strcmp(o->timestamp_column, names[a])
+                           ? "--timestamp"
+                           : NULL;
+      for (size_t i = 0; !by && i < o->nmappings; i++)
+        if (!strncmp(o->mappings[i], names[a], nl) && o->mappings[i][nl] == '=') by = "a --map";
+      if (by)
+        return hfg_err_set(err, HFG_EINVAL,
+                           "columns %zu and %zu are both named '%s' and %s refers to that name: "
+                           "rename the columns with --header --columns a,b,c",
+                           a + 1, b + 1, names[a], by);
+    }
+  return 0;
+}
+
 int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
                     const hfg_build_options *o, const hfg_scheme *scheme, hfg_err *err) {
   memset(m, 0, sizeof *m);
   const char *deffam = o->family ? o->family : "cf";
+  if (check_unambiguous(names, n, o, scheme, err)) return err->code;
   for (size_t i = 0; i < o->nmappings; i++) {
     const char *eq = strchr(o->mappings[i], '=');
     if (!eq)
       return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': expected COL=FAMILY:QUALIFIER",
                          o->mappings[i]);
-    if (find_name(names, n, o->mappings[i], (size_t)(eq - o->mappings[i])) < 0)
-      return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': no column named '%.*s'",
-                         o->mappings[i], (int)(eq - o->mappings[i]), o->mappings[i]);
+    if (find_name(names, n, o->mappings[i], (size_t)(eq - o->mappings[i])) < 0) {
+      char hint[400];
+      return hfg_err_set(err, HFG_EINVAL, "column mapping '%s': no column named '%.*s'%s",
+                         o->mappings[i], (int)(eq - o->mappings[i]), o->mappings[i],
+                         hfg_columns_hint(hint, sizeof hint, names, n, o->mappings[i],
+                                          (size_t)(eq - o->mappings[i])));
+    }
   }
   m->cols = hfg_calloc(n ? n : 1, sizeof *m->cols);
   if (!m->cols || add_family(m, deffam, strlen(deffam)) < 0)
@@ -107,7 +171,7 @@ int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
   }
   if (m->ncols == 0) return hfg_err_set(err, HFG_EINVAL, "no column is mapped to a cell");
   qsort_r(m->cols, m->ncols, sizeof *m->cols, cellcol_cmp, m);
-  return 0;
+  return check_one_cell_per_key(m, names, err);
 }
 
 void hfg_colmap_free(hfg_colmap *m) {

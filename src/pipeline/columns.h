@@ -8,7 +8,11 @@
  *     encoding (an empty part keeps its default; the last mapping of a column
  *     wins); "COL=-" excludes the column;
  *   - columns the rowkey template reads are not stored unless mapped
- *     explicitly or keep_key_columns is set.
+ *     explicitly or keep_key_columns is set;
+ *   - two columns never become the same family:qualifier (each row would get
+ *     two cells with one key, and HBase keeps only one), and a name the header
+ *     repeats may not be referred to by the template, a mapping or the
+ *     timestamp column (it would be ambiguous).
  *
  * Cells are listed in the order HBase sorts them within a row: family, then
  * qualifier, as unsigned bytes.
@@ -20,6 +24,7 @@
 
 #include "hfilegen/build.h"
 #include "hfilegen/scheme.h"
+#include "pipeline/record_reader.h"
 #include "pipeline/values.h"
 #include "util/err.h"
 
@@ -41,9 +46,14 @@ typedef struct hfg_colmap {
 
 /* Builds the map for the input's column names. On error returns < 0 with a
  * message in err (a mapping naming no column, an unknown encoding, no cell at
- * all, a family name over HBase's 127 bytes); free the map in every case. */
+ * all, a family name over HBase's 127 bytes, two columns onto one cell, an
+ * ambiguous name); free the map in every case. */
 int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
                     const hfg_build_options *o, const hfg_scheme *scheme, hfg_err *err);
+
+/* The record reader's options for a job's inputs (format, delimiter, header,
+ * column names), one rule for build, plan and sample splits. */
+void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io);
 
 /* Index of a family name in the map, or -1. */
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len);

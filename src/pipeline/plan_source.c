@@ -112,11 +112,8 @@ int plan_src_open(const hfg_build_options *b, double fraction, uint64_t seed,
   s->seed = seed;
   /* fraction * 2^64, saturating: fraction 1 keeps everything without the test */
   s->threshold = fraction >= 1 ? UINT64_MAX : (uint64_t)(fraction * 18446744073709551616.0);
-  hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
-  io.format = b->format == HFG_BUILD_TSV ? HFG_INPUT_TSV : HFG_INPUT_CSV;
-  if (b->delimiter) io.delimiter = (unsigned char)b->delimiter;
-  io.has_header = b->header;
-  if (!b->header) io.expected_columns = b->ncolumns;
+  hfg_input_options io;
+  hfg_build_input_options(b, &io);
   int rc;
   char msg[1024];
   if ((rc = hfg_record_reader_open(b->inputs, b->ninputs, &io, &s->rr, msg, sizeof msg)) != 0) {

@@ -1,7 +1,8 @@
 /*
- * Plain and gzip byte sources for the record reader (contract in
+ * Plain and compressed byte sources for the record reader (contract in
  * record_input.h). Plain input is read with read(2) straight into the
- * reader's buffer; gzip input is read in 256 KiB compressed chunks.
+ * reader's buffer; compressed input is read in 256 KiB chunks and handed to
+ * the decoder of its format (record_input_codecs.c).
  */
 #include "pipeline/record_input.h"
 
@@ -14,18 +15,6 @@
 #include "util/alloc.h"
 
 #define ZBUF_SIZE (256u * 1024u)
-
-/* zlib's allocator hooks, so fault injection reaches zlib's state too. */
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size) {
-  (void)opaque;
-  if (size && items > SIZE_MAX / size) return Z_NULL;
-  return hfg_malloc((size_t)items * size);
-}
-
-static void z_free(voidpf opaque, voidpf p) {
-  (void)opaque;
-  hfg_free(p);
-}
 
 static int read_fd(hfg_rin *in, void *dst, size_t n, size_t *got, hfg_err *err) {
   if (n > (size_t)SSIZE_MAX) n = (size_t)SSIZE_MAX;
@@ -41,6 +30,56 @@ static int read_fd(hfg_rin *in, void *dst, size_t n, size_t *got, hfg_err *err) 
   }
 }
 
+int hfg_rin_fill(hfg_rin *in, hfg_err *err) {
+  if (in->zpos < in->zlen || in->raw_eof) return 0;
+  size_t k = 0;
+  int rc = read_fd(in, in->zbuf, in->zcap, &k, err);
+  if (rc) return rc;
+  in->zpos = 0;
+  in->zlen = k;
+  if (k == 0) in->raw_eof = 1;
+  return 0;
+}
+
+static int starts(const hfg_rin *in, const char *magic, size_t n) {
+  return in->npeek >= n && memcmp(in->peek, magic, n) == 0;
+}
+
+/* Formats recognised by their first bytes: read, or refused by name. */
+static hfg_rin_kind sniff(const hfg_rin *in, const char **refused, const char **tool) {
+  *refused = NULL;
+  const uint8_t *p = in->peek;
+  if (starts(in, "\x1f\x8b", 2)) return HFG_RIN_GZIP;
+  if (starts(in, "\x28\xb5\x2f\xfd", 4)) return HFG_RIN_ZSTD;
+  if (in->npeek >= 4 && (p[0] & 0xf0) == 0x50 && !memcmp(p + 1, "\x2a\x4d\x18", 3))
+    return HFG_RIN_ZSTD; /* a skippable frame first (zstd's format; lz4 shares it) */
+  if (starts(in, "BZh", 3) && in->npeek >= 4 && p[3] >= '1' && p[3] <= '9') return HFG_RIN_BZIP2;
+  if (starts(in, "\xfd" "7zXZ\x00", 6)) return HFG_RIN_XZ;
+  static const struct {
+    const char *magic;
+    size_t n;
+    const char *name, *tool;
+  } no[] = {
+      {"\x04\x22\x4d\x18", 4, "lz4", "lz4 -dc"},
+      {"\x02\x21\x4c\x18", 4, "lz4 (legacy format)", "lz4 -dc"},
+      {"\xff\x06\x00\x00sNaPpY", 10, "snappy (framed)", "a snappy tool"},
+      {"PK\x03\x04", 4, "zip", "unzip -p"},
+      {"PK\x05\x06", 4, "zip", "unzip -p"},
+      {"PK\x07\x08", 4, "zip", "unzip -p"},
+      {"7z\xbc\xaf\x27\x1c", 6, "7z", "7z x -so"},
+      {"Rar!\x1a\x07", 6, "rar", "unrar p"},
+      {"LZIP\x01", 5, "lzip", "lzip -dc"},
+      {"\x1f\x9d", 2, "Unix compress (.Z)", "uncompress -c"},
+  };
+  for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+    if (starts(in, no[i].magic, no[i].n)) {
+      *refused = no[i].name;
+      *tool = no[i].tool;
+      break;
+    }
+  return HFG_RIN_PLAIN;
+}
+
 int hfg_rin_open(hfg_rin *in, const char *path, const char *display_name, hfg_err *err) {
   memset(in, 0, sizeof *in);
   in->name = display_name;
@@ -53,10 +92,10 @@ int hfg_rin_open(hfg_rin *in, const char *path, const char *display_name, hfg_er
       return hfg_err_set(err, HFG_EIO, "%s: cannot open: %s", display_name, strerror(errno));
     in->owns_fd = 1;
   }
-  /* Sniff: up to two bytes (a pipe may deliver them one at a time). */
-  while (in->npeek < 2) {
+  /* Sniff the first bytes (a pipe may deliver them a few at a time). */
+  while (in->npeek < HFG_RIN_SNIFF) {
     size_t got = 0;
-    int rc = read_fd(in, in->peek + in->npeek, 2 - in->npeek, &got, err);
+    int rc = read_fd(in, in->peek + in->npeek, HFG_RIN_SNIFF - in->npeek, &got, err);
     if (rc) {
       hfg_rin_close(in);
       return rc;
@@ -64,76 +103,33 @@ int hfg_rin_open(hfg_rin *in, const char *path, const char *display_name, hfg_er
     if (got == 0) break;
     in->npeek += got;
   }
-  if (in->npeek == 2 && in->peek[0] == 0x1f && in->peek[1] == 0x8b) {
-    in->is_gz = 1;
-    in->zcap = ZBUF_SIZE;
-    in->zbuf = hfg_malloc(in->zcap);
-    if (!in->zbuf) {
-      hfg_rin_close(in);
-      return hfg_err_set(err, HFG_ENOMEM, "%s: out of memory", display_name);
-    }
-    memcpy(in->zbuf, in->peek, 2);
-    in->npeek = 0;
-    in->zs.zalloc = z_alloc;
-    in->zs.zfree = z_free;
-    in->zs.next_in = in->zbuf;
-    in->zs.avail_in = 2;
-    int zr = inflateInit2(&in->zs, 15 + 16);
-    if (zr != Z_OK) {
-      hfg_rin_close(in);
-      return hfg_err_set(err, zr == Z_MEM_ERROR ? HFG_ENOMEM : HFG_ECORRUPT,
-                         "%s: cannot start gzip decoding (zlib %d)", display_name, zr);
-    }
-    in->zs_ready = 1;
+  const char *refused, *tool = NULL;
+  in->kind = sniff(in, &refused, &tool);
+  if (refused) {
+    hfg_rin_close(in);
+    return hfg_err_set(err, HFG_EUNSUPPORTED,
+                       "%s: the input is %s-compressed, which hfilegen does not read (it reads "
+                       "plain, gzip, zstd, bzip2 and xz input): decompress it first, e.g. with %s",
+                       display_name, refused, tool);
   }
-  return 0;
-}
-
-static int read_gz(hfg_rin *in, char *dst, size_t n, size_t *got, hfg_err *err) {
-  z_stream *zs = &in->zs;
-  if (n > UINT_MAX) n = UINT_MAX;
-  zs->next_out = (Bytef *)dst;
-  zs->avail_out = (uInt)n;
-  while (zs->avail_out > 0) {
-    if (zs->avail_in == 0 && !in->raw_eof) {
-      size_t k = 0;
-      int rc = read_fd(in, in->zbuf, in->zcap, &k, err);
-      if (rc) return rc;
-      if (k == 0) in->raw_eof = 1;
-      zs->next_in = in->zbuf;
-      zs->avail_in = (uInt)k;
-    }
-    if (in->member_end) {
-      if (zs->avail_in == 0) {
-        if (in->raw_eof) break; /* clean end after the last member */
-        continue;
-      }
-      /* more bytes: they must form another member */
-      if (inflateReset(zs) != Z_OK)
-        return hfg_err_set(err, HFG_ECORRUPT, "%s: gzip reset failed", in->name);
-      in->member_end = 0;
-    }
-    if (zs->avail_in == 0 && in->raw_eof)
-      return hfg_err_set(err, HFG_ECORRUPT, "%s: gzip stream is truncated", in->name);
-    int zr = inflate(zs, Z_NO_FLUSH);
-    if (zr == Z_STREAM_END) {
-      in->member_end = 1;
-    } else if (zr == Z_BUF_ERROR) {
-      continue; /* needs more input: the top of the loop reads it or reports truncation */
-    } else if (zr == Z_MEM_ERROR) {
-      return hfg_err_set(err, HFG_ENOMEM, "%s: out of memory in gzip decoding", in->name);
-    } else if (zr != Z_OK) {
-      return hfg_err_set(err, HFG_ECORRUPT, "%s: bad gzip data: %s", in->name,
-                         zs->msg ? zs->msg : "inflate failed");
-    }
+  if (in->kind == HFG_RIN_PLAIN) return 0;
+  in->zcap = ZBUF_SIZE;
+  in->zbuf = hfg_malloc(in->zcap);
+  if (!in->zbuf) {
+    hfg_rin_close(in);
+    return hfg_err_set(err, HFG_ENOMEM, "%s: out of memory", display_name);
   }
-  *got = n - zs->avail_out;
-  return 0;
+  memcpy(in->zbuf, in->peek, in->npeek);
+  in->zlen = in->npeek;
+  in->npeek = 0;
+  int rc = hfg_rin_dec_open(in, err);
+  if (rc) hfg_rin_close(in);
+  return rc;
 }
 
 int hfg_rin_read(hfg_rin *in, char *dst, size_t n, size_t *got, hfg_err *err) {
   *got = 0;
-  if (in->is_gz) return read_gz(in, dst, n, got, err);
+  if (in->kind != HFG_RIN_PLAIN) return hfg_rin_dec_read(in, dst, n, got, err);
   if (in->peek_off < in->npeek) {
     size_t k = in->npeek - in->peek_off;
     if (k > n) k = n;
@@ -146,8 +142,7 @@ int hfg_rin_read(hfg_rin *in, char *dst, size_t n, size_t *got, hfg_err *err) {
 }
 
 void hfg_rin_close(hfg_rin *in) {
-  if (in->zs_ready) inflateEnd(&in->zs);
-  in->zs_ready = 0;
+  hfg_rin_dec_close(in);
   hfg_free(in->zbuf);
   in->zbuf = NULL;
   if (in->owns_fd && in->fd >= 0) close(in->fd);

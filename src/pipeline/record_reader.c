@@ -24,6 +24,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -39,8 +40,10 @@
 enum { P_MORE = 2 };
 
 struct hfg_record_reader {
-  hfg_input_format fmt;
+  hfg_input_format fmt;  /* of the open input */
   unsigned char delim;
+  hfg_input_format fmt_opt; /* as given: HFG_INPUT_AUTO picks per input */
+  int delim_opt;         /* as given: -1 the format's default */
   int has_header;
   size_t expected;
   size_t max_record;
@@ -65,8 +68,12 @@ struct hfg_record_reader {
   char *scratch;
   size_t scap;
 
-  char **cols; /* one allocation: pointers, then the strings */
+  char **hdr;  /* the first header; one allocation: pointers, then the strings */
+  size_t nhdr;
+  char **cols; /* the names handed out: hdr, or given (then owned apart) */
   size_t ncols;
+  char **given; /* opts.column_names, copied */
+  size_t ngiven;
   const char *header_from; /* display name of the input the header came from */
 
   char reason[96];
@@ -308,16 +315,39 @@ static int reject_overlong(hfg_record_reader *r, hfg_record *rec) {
   return HFG_EPARSE;
 }
 
+/* UTF-16 and UTF-32 inputs (by their byte order mark, or ASCII interleaved
+ * with NULs: UTF-16 without one) would split into garbage fields: refuse them
+ * with the conversion to run. Called with the input's first bytes at pos. */
+static int check_encoding(hfg_record_reader *r) {
+  const unsigned char *p = (const unsigned char *)r->buf + r->pos;
+  size_t n = r->end - r->pos;
+  const char *enc = NULL, *from = NULL;
+  int ascii[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < 4 && i < n; i++) ascii[i] = (p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\t';
+  if (n >= 4 && !memcmp(p, "\xff\xfe\0\0", 4)) enc = "UTF-32LE (byte order mark ff fe 00 00)", from = "UTF-32";
+  else if (n >= 4 && !memcmp(p, "\0\0\xfe\xff", 4)) enc = "UTF-32BE (byte order mark 00 00 fe ff)", from = "UTF-32";
+  else if (n >= 2 && !memcmp(p, "\xff\xfe", 2)) enc = "UTF-16LE (byte order mark ff fe)", from = "UTF-16";
+  else if (n >= 2 && !memcmp(p, "\xfe\xff", 2)) enc = "UTF-16BE (byte order mark fe ff)", from = "UTF-16";
+  else if (n >= 4 && ascii[0] && !p[1] && ascii[2] && !p[3]) enc = "UTF-16LE (no byte order mark)", from = "UTF-16LE";
+  else if (n >= 4 && !p[0] && ascii[1] && !p[2] && ascii[3]) enc = "UTF-16BE (no byte order mark)", from = "UTF-16BE";
+  if (!enc) return 0;
+  return hfg_err_set(&r->err, HFG_EUNSUPPORTED,
+                     "%s: the input is %s; hfilegen reads UTF-8 text: convert it first, e.g. "
+                     "iconv -f %s -t UTF-8 FILE > FILE.utf8",
+                     r->name, enc, from);
+}
+
 /* Next record of the current input, without the field-count check. Returns
  * 1, HFG_EPARSE, 0 at the end of this input, or a fatal code. */
 static int read_one(hfg_record_reader *r, hfg_record *rec) {
   for (;;) {
     int rc;
     if (r->at_start) {
-      if (r->end - r->pos < 3 && !r->eof) {
+      if (r->end - r->pos < 4 && !r->eof) {
         if ((rc = refill(r))) return rc;
         continue;
       }
+      if ((rc = check_encoding(r))) return rc;
       if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0) r->pos += 3;
       r->at_start = 0;
     }
@@ -392,38 +422,58 @@ static void close_input(hfg_record_reader *r) {
   r->in_open = 0;
 }
 
-static int set_columns(hfg_record_reader *r) {
-  size_t total = r->nf * sizeof(char *);
-  for (size_t i = 0; i < r->nf; i++) total += r->fields[i].len + 1;
-  char **cols = hfg_malloc(total ? total : 1);
-  if (!cols) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (header)", r->name);
-  char *sp = (char *)(cols + r->nf);
-  for (size_t i = 0; i < r->nf; i++) {
-    cols[i] = sp;
-    memcpy(sp, r->fields[i].p, r->fields[i].len);
-    sp[r->fields[i].len] = '\0';
-    sp += r->fields[i].len + 1;
+/* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */
+static char **copy_strs(const char *const *p, const size_t *lens, size_t n) {
+  size_t total = n * sizeof(char *);
+  for (size_t i = 0; i < n; i++) total += (lens ? lens[i] : strlen(p[i])) + 1;
+  char **out = hfg_malloc(total ? total : 1);
+  if (!out) return NULL;
+  char *sp = (char *)(out + n);
+  for (size_t i = 0; i < n; i++) {
+    size_t l = lens ? lens[i] : strlen(p[i]);
+    out[i] = sp;
+    memcpy(sp, p[i], l);
+    sp[l] = '\0';
+    sp += l + 1;
   }
-  r->cols = cols;
-  r->ncols = r->nf;
+  return out;
+}
+
+static int set_columns(hfg_record_reader *r) {
+  const char **p = hfg_malloc((r->nf ? r->nf : 1) * sizeof *p);
+  size_t *lens = hfg_malloc((r->nf ? r->nf : 1) * sizeof *lens);
+  if (p && lens)
+    for (size_t i = 0; i < r->nf; i++) p[i] = r->fields[i].p, lens[i] = r->fields[i].len;
+  char **hdr = p && lens ? copy_strs(p, lens, r->nf) : NULL;
+  hfg_free(p);
+  hfg_free(lens);
+  if (!hdr) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (header)", r->name);
+  r->hdr = hdr;
+  r->nhdr = r->nf;
   r->header_from = r->name;
-  if (r->expected && r->expected != r->ncols)
+  if (r->given && r->ngiven != r->nhdr)
+    return hfg_err_set(&r->err, HFG_EINVAL,
+                       "%s: the header has %zu columns but %zu column names were given to "
+                       "rename them (--columns)",
+                       r->name, r->nhdr, r->ngiven);
+  if (!r->given) r->cols = r->hdr, r->ncols = r->nhdr;
+  if (r->expected && r->expected != r->nhdr)
     return hfg_err_set(&r->err, HFG_EINVAL, "%s: header has %zu columns, expected %zu", r->name,
-                       r->ncols, r->expected);
-  r->expected = r->ncols;
+                       r->nhdr, r->expected);
+  r->expected = r->nhdr;
   return 0;
 }
 
 static int check_header(hfg_record_reader *r) {
-  if (r->nf != r->ncols)
+  if (r->nf != r->nhdr)
     return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: %zu columns, not %zu",
-                       r->name, r->header_from, r->nf, r->ncols);
+                       r->name, r->header_from, r->nf, r->nhdr);
   for (size_t i = 0; i < r->nf; i++) {
     const hfg_field *f = &r->fields[i];
-    if (strlen(r->cols[i]) != f->len || memcmp(r->cols[i], f->p, f->len) != 0)
+    if (strlen(r->hdr[i]) != f->len || memcmp(r->hdr[i], f->p, f->len) != 0)
       return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: column %zu is '%.*s', not '%s'",
                          r->name, r->header_from, i + 1, (int)(f->len > 100 ? 100 : f->len), f->p,
-                         r->cols[i]);
+                         r->hdr[i]);
   }
   return 0;
 }
@@ -440,6 +490,8 @@ static int open_next(hfg_record_reader *r) {
   r->line = 1;
   r->at_start = 1;
   r->skip_line = 0;
+  r->fmt = r->fmt_opt == HFG_INPUT_AUTO ? hfg_input_format_guess(path) : r->fmt_opt;
+  r->delim = (unsigned char)(r->delim_opt >= 0 ? r->delim_opt : r->fmt == HFG_INPUT_TSV ? '\t' : ',');
   if (!r->has_header) return 0;
   hfg_record h;
   rc = read_one(r, &h);
@@ -448,7 +500,7 @@ static int open_next(hfg_record_reader *r) {
     return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,
                        (unsigned long long)h.line, h.reason);
   if (rc < 0) return rc;
-  return r->cols ? check_header(r) : set_columns(r);
+  return r->hdr ? check_header(r) : set_columns(r);
 }
 
 /* ---- public ---- */
@@ -461,9 +513,11 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   if (opts) o = *opts;
   int delim = o.delimiter < 0 ? (o.format == HFG_INPUT_TSV ? '\t' : ',') : o.delimiter;
   const char *bad = NULL;
-  if (o.format != HFG_INPUT_CSV && o.format != HFG_INPUT_TSV) bad = "unknown input format";
+  if (o.format != HFG_INPUT_CSV && o.format != HFG_INPUT_TSV && o.format != HFG_INPUT_AUTO)
+    bad = "unknown input format";
   else if (delim > 255 || delim == '\n' || delim == '\r') bad = "delimiter must be one byte other than CR and LF";
-  else if (o.format == HFG_INPUT_CSV && delim == '"') bad = "the CSV delimiter cannot be '\"'";
+  else if (o.format != HFG_INPUT_TSV && delim == '"') bad = "the CSV delimiter cannot be '\"'";
+  else if (o.ncolumn_names && !o.column_names) bad = "column names missing";
   else if (npaths == 0 || !paths) bad = "no inputs";
   if (bad) {
     if (errmsg && errlen) snprintf(errmsg, errlen, "%s", bad);
@@ -471,8 +525,9 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   }
   hfg_record_reader *r = hfg_calloc(1, sizeof *r);
   if (!r) goto nomem;
-  r->fmt = o.format;
+  r->fmt = r->fmt_opt = o.format;
   r->delim = (unsigned char)delim;
+  r->delim_opt = o.delimiter;
   r->has_header = o.has_header;
   r->expected = o.expected_columns;
   r->max_record = o.max_record_bytes ? o.max_record_bytes : DEFAULT_MAX_RECORD;
@@ -483,6 +538,19 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   r->paths = hfg_calloc(npaths, sizeof *r->paths);
   if (!r->buf || !r->paths) goto nomem;
   r->npaths = npaths;
+  if (o.ncolumn_names) {
+    for (size_t i = 0; i < o.ncolumn_names; i++)
+      if (!o.column_names[i]) {
+        hfg_record_reader_free(r);
+        if (errmsg && errlen) snprintf(errmsg, errlen, "column name %zu: NULL", i);
+        return HFG_EINVAL;
+      }
+    if (!(r->given = copy_strs(o.column_names, NULL, o.ncolumn_names))) goto nomem;
+    r->ngiven = o.ncolumn_names;
+    r->cols = r->given;
+    r->ncols = r->ngiven;
+    if (!r->has_header && !r->expected) r->expected = r->ngiven;
+  }
   for (size_t i = 0; i < npaths; i++) {
     if (!paths[i]) {
       hfg_record_reader_free(r);
@@ -495,9 +563,9 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
    * columns() is ready. */
   int rc = 0;
   if (r->has_header) {
-    while (!r->cols && r->next_path < r->npaths) {
+    while (!r->hdr && r->next_path < r->npaths) {
       if ((rc = open_next(r))) break;
-      if (!r->cols) close_input(r); /* empty input */
+      if (!r->hdr) close_input(r); /* empty input */
     }
   }
   if (rc) {
@@ -539,6 +607,21 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
   }
 }
 
+hfg_input_format hfg_input_format_guess(const char *path) {
+  static const char *const zsuffix[] = {".gz", ".zst", ".bz2", ".xz"};
+  size_t n = strlen(path);
+  for (size_t i = 0; i < sizeof zsuffix / sizeof *zsuffix; i++) {
+    size_t k = strlen(zsuffix[i]);
+    if (n > k && !strcasecmp(path + n - k, zsuffix[i])) {
+      n -= k;
+      break;
+    }
+  }
+  if (n > 4 && (!strncasecmp(path + n - 4, ".tsv", 4) || !strncasecmp(path + n - 4, ".tab", 4)))
+    return HFG_INPUT_TSV;
+  return HFG_INPUT_CSV;
+}
+
 const char *const *hfg_record_reader_columns(const hfg_record_reader *r, size_t *n) {
   *n = r->ncols;
   return (const char *const *)r->cols;
@@ -560,6 +643,7 @@ void hfg_record_reader_free(hfg_record_reader *r) {
   hfg_free(r->buf);
   hfg_free(r->fields);
   hfg_free(r->scratch);
-  hfg_free(r->cols);
+  hfg_free(r->hdr);
+  hfg_free(r->given);
   hfg_free(r);
 }

@@ -1,7 +1,7 @@
 /*
  * Record reader: the first pipeline stage. Reads one or more CSV or TSV
- * inputs (files, "-" for stdin, each optionally gzip-compressed) in order and
- * hands out one record at a time as fields plus provenance (file, line, raw
+ * inputs (files, "-" for stdin, each optionally gzip, zstd, bzip2 or xz
+ * compressed) in order and hands out one record at a time as fields plus provenance (file, line, raw
  * bytes), so that later stages can reject a record with its exact source.
  *
  * Syntax
@@ -44,15 +44,25 @@
  *       reading resumes on the next line; raw is cut at N bytes.
  *
  * Headers: with has_header, the first non-blank line of every input is a
- *   header. The first input's header gives hfg_record_reader_columns; the
- *   headers of later inputs are skipped and must be identical, else reading
- *   stops with HFG_EINVAL ("b.csv: header differs from a.csv's: ...").
- *   An input with no lines at all is simply empty.
+ *   header. The first input's header gives hfg_record_reader_columns (unless
+ *   opts.column_names renames them: then the header must have as many
+ *   fields); the headers of later inputs are skipped and must be identical to
+ *   the first one, else reading stops with HFG_EINVAL ("b.csv: header differs
+ *   from a.csv's: ..."). An input with no lines at all is simply empty.
  *
- * Inputs: a path of "-" is standard input (read, never closed). Gzip input is
- *   recognised by its magic bytes 1f 8b, not by its name, and decompressed on
- *   the fly (zlib, gzip framing, any number of concatenated members; data
- *   after the last member that is not another member is an error).
+ * Format: CSV, TSV, or HFG_INPUT_AUTO for each input by its name
+ *   (hfg_input_format_guess); the delimiter, when given, applies to all.
+ *
+ * Text encoding: UTF-8 (or ASCII). An input that starts with a UTF-16 or
+ *   UTF-32 byte order mark is refused (HFG_EUNSUPPORTED, "convert it with
+ *   iconv -f UTF-16 -t UTF-8"), as is one whose first four bytes are ASCII
+ *   interleaved with NULs (UTF-16 without a mark).
+ *
+ * Inputs: a path of "-" is standard input (read, never closed). Gzip, zstd,
+ *   bzip2 and xz input is recognised by its magic bytes, not by its name, and
+ *   decompressed on the fly (any number of concatenated streams; data after
+ *   the last stream that is not another stream is an error); other
+ *   compression formats are refused by name (record_input.h).
  *
  * Calls: open next* free. Not thread-safe; one reader per thread.
  */
@@ -65,7 +75,17 @@
 #include "hfilegen/scheme.h" /* hfg_field */
 #include "hfilegen/status.h"
 
-typedef enum hfg_input_format { HFG_INPUT_CSV = 0, HFG_INPUT_TSV = 1 } hfg_input_format;
+typedef enum hfg_input_format {
+  HFG_INPUT_CSV = 0,
+  HFG_INPUT_TSV = 1,
+  HFG_INPUT_AUTO = 2 /* each input by its name: hfg_input_format_guess */
+} hfg_input_format;
+
+/* The one rule every command uses to pick the format of an input when none
+ * is given: TSV when the name ends in .tsv or .tab (any case), also before a
+ * compression suffix (.gz .zst .bz2 .xz: data.tsv.gz), else CSV; "-" (stdin)
+ * is CSV. The content is never guessed from. */
+hfg_input_format hfg_input_format_guess(const char *path);
 
 typedef struct hfg_input_options {
   hfg_input_format format;
@@ -76,9 +96,13 @@ typedef struct hfg_input_options {
   size_t buffer_size;      /* initial read buffer, 0: 1 MiB. Grows to hold a long
                               record. Tests use tiny sizes to force refills. */
   size_t max_record_bytes; /* 0: 64 MiB. Longest accepted record (raw bytes). */
+  const char *const *column_names; /* NULL, or names that replace the header's: */
+  size_t ncolumn_names;    /* with has_header each input's header is still read,
+                              checked and skipped, but must have this many fields;
+                              without, they are the columns. Copied at open. */
 } hfg_input_options;
 
-#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0}
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0}
 
 /* One record. All pointers are borrowed: fields, raw and reason until the next
  * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */
@@ -99,8 +123,9 @@ typedef struct hfg_record_reader hfg_record_reader;
  * with has_header, reads the first input's header. On success *out owns
  * everything and must be freed with hfg_record_reader_free. On failure returns
  * < 0 (HFG_EINVAL bad options, or a header that disagrees with
- * expected_columns; HFG_EIO cannot open/read; HFG_ECORRUPT bad gzip data or a
- * malformed header; HFG_ENOMEM), sets *out to NULL and, when errmsg is non-NULL,
+ * expected_columns; HFG_EIO cannot open/read; HFG_ECORRUPT bad compressed data or a
+ * malformed header; HFG_EUNSUPPORTED an unread compression or text encoding;
+ * HFG_ENOMEM), sets *out to NULL and, when errmsg is non-NULL,
  * writes a message naming the file there (errlen bytes, NUL-terminated). */
 int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_input_options *opts,
                            hfg_record_reader **out, char *errmsg, size_t errlen);
@@ -109,21 +134,22 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
  *   1           a well-formed record;
  *   0           end of all inputs (and on every later call);
  *   HFG_EPARSE  a malformed record (see above); the caller logs and goes on;
- *   other < 0   a fatal error (HFG_EIO, HFG_ECORRUPT for broken gzip data or
+ *   other < 0   a fatal error (HFG_EIO, HFG_ECORRUPT for broken compressed data or
  *               a malformed later header, HFG_EINVAL for a header mismatch,
+ *               HFG_EUNSUPPORTED for UTF-16 or an unread compression,
  *               HFG_ENOMEM); the message is in hfg_record_reader_errmsg and
  *               every later call returns the same code. */
 int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec);
 
-/* Header column names (NUL-terminated, a header field's unquoted bytes; a NUL
- * inside a name cuts it), *n their count; NULL and 0 without a header. Valid
- * until free. */
+/* Column names (NUL-terminated, a header field's unquoted bytes; a NUL
+ * inside a name cuts it), *n their count: opts.column_names when given, else
+ * the header's; NULL and 0 without either. Valid until free. */
 const char *const *hfg_record_reader_columns(const hfg_record_reader *r, size_t *n);
 
 /* Field count every record must have; 0 until known (see "Field count"). */
 size_t hfg_record_reader_expected_columns(const hfg_record_reader *r);
 
-/* Bytes read so far from the inputs as stored (compressed bytes for gzip),
+/* Bytes read so far from the inputs as stored (compressed bytes for compressed input),
  * for progress against file sizes. */
 uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r);
 

@@ -196,6 +196,19 @@ int verify_data_block(vstate *v, const rd_block *b, size_t i) {
                         " (payload offset %zu): %s sorts after the next cell %s",
                      b->info.offset, pos, pb, kb);
       }
+      /* Equal keys (row, family, qualifier, timestamp, type; sorted cells
+       * put them side by side) in a column family's file: a Get or scan
+       * returns one of them and the other value is gone. Only a newer mvcc
+       * (a flushed memstore) tells them apart; bulk-load files have none.
+       * Files without a family (Hudi's key-value HFiles, like the non-unique
+       * fixture) are no table's store and may repeat keys. */
+      if (cmp == 0 && k->family_len && c.mvcc == v->prev_mvcc) {
+        hfg_format_key(c.key, c.key_len, kb, sizeof kb);
+        return vfail(v, "two cells with the same key %s (cells %" PRIu64 " and %" PRIu64
+                        ", block at offset %" PRIu64
+                        "): HBase returns only one of them and the other value is lost",
+                     kb, v->cells, v->cells + 1, b->info.offset);
+      }
     }
     if (first_in_block) {
       int rc = check_index_key(v, b, i, &c);
@@ -230,6 +243,7 @@ int verify_data_block(vstate *v, const rd_block *b, size_t i) {
     if (k->type == 4 && k->timestamp < v->earliest_put) v->earliest_put = k->timestamp;
     pk = c.key;
     pkl = c.key_len;
+    v->prev_mvcc = c.mvcc;
     prev = cur;
     have_pk = 1;
     pos = next;

@@ -23,6 +23,7 @@ typedef struct vstate {
   int64_t max_mvcc;
   hfg_buf prev_key;          /* key of the previous cell (the previous block's last key at a block start) */
   int have_prev;
+  int64_t prev_mvcc;         /* mvcc of the previous cell */
   hfg_buf family;
   uint64_t bloom_keys, df_bloom_keys;
   hfg_buf df_prev_row;       /* last row added to the delete-family bloom */

@@ -70,7 +70,7 @@ static int perr(parser *p, size_t pos, const char *fmt, ...) {
   if (p->rc) return p->rc;
   p->rc = HFG_EPARSE;
   if (p->em && p->el) {
-    char msg[256];
+    char msg[640];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -137,7 +137,9 @@ static int32_t find_or_add_col(parser *p, const char *name, size_t n, size_t pos
   for (size_t k = 0; k < nc; k++)
     if (strlen(cols[k]) == n && !memcmp(cols[k], name, n)) return (int32_t)k;
   if (!p->discover) {
-    perr(p, pos, "unknown column '%.*s'", (int)n, name);
+    char hint[400];
+    hfg_columns_hint(hint, sizeof hint, (const char *const *)cols, nc, name, n);
+    perr(p, pos, "unknown column '%.*s'%s", (int)n, name, hint);
     return -1;
   }
   char *c = hfg_malloc(n + 1);

@@ -433,3 +433,83 @@ TEST(planted_index_size) {
   expect_fail(&f, "index size", "records size");
   drop(&f);
 }
+
+/* One cell per row row-000000.., qualifier q, timestamp 100, in family fam;
+ * row dup_of + 1 (when set) repeats row dup_of's key with another value. */
+static uint8_t *write_rows(const char *fam, size_t rows, size_t dup_of, size_t *len) {
+  static char rowbuf[400][16];
+  hfg_cell c[400];
+  size_t n = 0;
+  for (size_t r = 0; r < rows && n < 400; r++) {
+    snprintf(rowbuf[n], sizeof rowbuf[n], "row-%06zu", dup_of && r == dup_of + 1 ? dup_of : r);
+    c[n] = (hfg_cell){0};
+    c[n].row = (const uint8_t *)rowbuf[n];
+    c[n].row_len = 10;
+    c[n].family = (const uint8_t *)fam;
+    c[n].family_len = strlen(fam);
+    c[n].qualifier = (const uint8_t *)"q";
+    c[n].qualifier_len = 1;
+    c[n].timestamp = 100;
+    c[n].type = HFG_TYPE_PUT;
+    c[n].value = (const uint8_t *)(r % 2 ? "odd-value" : "even-value");
+    c[n].value_len = r % 2 ? 9 : 10;
+    n++;
+  }
+  hfg_writer_options o = opts(HFG_CODEC_NONE, HFG_BLOOM_NONE);
+  o.block_size = 256;
+  hfg_writer *w = NULL;
+  int rc = hfg_writer_open_mem(fam, &o, &w);
+  for (size_t i = 0; !rc && i < n; i++) rc = hfg_writer_append(w, &c[i]);
+  if (!rc) rc = hfg_writer_finish(w);
+  if (rc) {
+    fprintf(stderr, "  writer: %s\n", w ? hfg_writer_errmsg(w) : "no writer");
+    hfg_writer_free(w);
+    return NULL;
+  }
+  const uint8_t *p = hfg_writer_mem_data(w, len);
+  uint8_t *q = malloc(*len);
+  memcpy(q, p, *len);
+  hfg_writer_free(w);
+  return q;
+}
+
+/* Two cells with one key (the writer accepts them, as HBase's does) lose a
+ * value in HBase: verify names the key, within a block and across blocks. */
+TEST(planted_equal_keys) {
+  planted f = {0};
+  f.p = write_rows("cf", 300, 150, &f.len);
+  REQUIRE(f.p);
+  expect_fail(&f, "equal keys", "two cells with the same key row-000150/cf:q/100/Put");
+  free(f.p);
+
+  /* across a block boundary: the first cell of a later block renamed to the
+   * previous block's last row (same lengths, checksums recomputed) */
+  f.p = write_rows("cf", 300, 0, &f.len);
+  REQUIRE(f.p);
+  hfg_reader *r;
+  REQUIRE(hfg_reader_open_mem(f.p, f.len, &r) == 0);
+  uint64_t off = 0;
+  size_t blocks = 0;
+  while (off < f.len - 4096 && blocks < 3) {
+    hfg_block_info b;
+    if (hfg_reader_block_header(r, off, &b)) break;
+    off += b.on_disk_size_with_header;
+    blocks++;
+  }
+  hfg_reader_close(r);
+  /* block 3 starts at off: its first cell's row follows keyLen, valueLen, rowLen */
+  uint8_t *row = f.p + off + 33 + 4 + 4 + 2;
+  REQUIRE(!memcmp(row, "row-", 4));
+  char prev[16];
+  unsigned long num = strtoul((const char *)row + 4, NULL, 10);
+  snprintf(prev, sizeof prev, "row-%06lu", num - 1);
+  memcpy(row, prev, 10);
+  rechecksum(f.p, off);
+  char want[64];
+  snprintf(want, sizeof want, "the same key %s/cf:q/100/Put", prev);
+  expect_fail(&f, "equal keys across blocks", want);
+  free(f.p);
+
+  /* a file without a family (Hudi's key-value HFiles) may repeat keys: the
+   * non-unique fixture in test_reader.c (fixture_verify) */
+}
