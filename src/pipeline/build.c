@@ -29,6 +29,7 @@
 #include "pipeline/record_reader.h"
 #include "pipeline/sorter.h"
 #include "pipeline/splits.h"
+#include "pipeline/timestamps.h"
 #include "pipeline/values.h"
 #include "util/alloc.h"
 #include "util/coding.h"
@@ -36,7 +37,6 @@
 #include "util/escape.h"
 #include "util/fsio.h"
 #include "util/murmur.h"
-#include "util/timefmt.h"
 
 #define HBASE_MAX_ROW 32767
 #define LONG_KEY 200
@@ -49,6 +49,7 @@ void hfg_build_options_init(hfg_build_options *o) {
   o->header = 1;
   o->family = "cf";
   o->timestamp = -1;
+  o->job_timestamp = -1;
   o->memory = (size_t)1 << 30;
   o->max_file_size = (uint64_t)10 << 30;
   hfg_writer_options w = HFG_WRITER_OPTIONS_INIT;
@@ -91,6 +92,7 @@ typedef struct job {
   hfg_writer_options *family_hfile; /* per family, defaults plus overrides */
   size_t ncolumns;
   long ts_column;
+  hfg_stamp stamp;          /* how ts_column reads (pipeline/timestamps.h) */
   int64_t ts;
   hfg_sorter *sorter;
   FILE *rejects;
@@ -119,12 +121,6 @@ static int fail(job *j, int code, const char *fmt, ...) {
   atomic_store(&j->failed, 1);
   pthread_mutex_unlock(&j->lock);
   return code;
-}
-
-static long find_column(char *const *names, size_t n, const char *name) {
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(names[i], name)) return (long)i;
-  return -1;
 }
 
 
@@ -188,12 +184,10 @@ static int setup_family_options(job *j) {
 static int setup_columns(job *j, char *const *names, size_t n) {
   const hfg_build_options *o = j->o;
   j->ncolumns = n;
-  j->ts_column = -1;
-  if (o->timestamp_column) {
-    j->ts_column = find_column(names, n, o->timestamp_column);
-    if (j->ts_column < 0)
-      return fail(j, HFG_EINVAL, "timestamp column '%s' is not a column", o->timestamp_column);
-  }
+  char why[512];
+  if (hfg_stamp_init(&j->stamp, o, (const char *const *)names, n, why, sizeof why))
+    return fail(j, HFG_EINVAL, "%s", why);
+  j->ts_column = j->stamp.column;
   hfg_err e = {0};
   if (hfg_colmap_init(&j->map, (const char *const *)names, n, o, j->scheme, &e))
     return fail(j, e.code, "%s", e.msg);
@@ -243,21 +237,9 @@ static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf
                          char *why, size_t whylen) {
   hfg_buf_reset(pl);
   int64_t ts = j->ts;
-  if (j->ts_column >= 0) {
-    const hfg_field *f = &r->fields[j->ts_column];
-    int bad = j->o->timestamp_format ? hfg_time_parse(j->o->timestamp_format, f->p, f->len, &ts)
-                                     : hfg_parse_i64(f->p, f->len, &ts);
-    if (bad || ts < 0) {
-      if (j->o->timestamp_format)
-        snprintf(why, whylen, "timestamp column '%s': '%.*s' does not match '%s'",
-                 j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p,
-                 j->o->timestamp_format);
-      else
-        snprintf(why, whylen, "timestamp column '%s': '%.*s' is not epoch milliseconds",
-                 j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p);
-      return HFG_EPARSE;
-    }
-  }
+  if (j->ts_column >= 0 &&
+      hfg_stamp_parse(&j->stamp, &r->fields[j->ts_column], &ts, why, whylen))
+    return HFG_EPARSE;
   /* room for the header, every length and every text value at once */
   size_t need = 18 + 4 * j->ncols;
   for (size_t i = 0; i < j->ncols; i++) need += r->fields[j->cols[i].column].len;
@@ -969,6 +951,7 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     gettimeofday(&tv, NULL);
     if (o->timestamp < 0) j->ts = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
   }
+  if (o->job_timestamp >= 0) j->ts = o->job_timestamp; /* names files; cells: a column */
   sum->timestamp = j->ts;
   if (o->splits_file) {
     hfg_err e = {0};
@@ -1050,6 +1033,11 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   }
   double t0 = now_s();
   if ((rc = ingest(j, rr)) != 0) goto done;
+  if (sum->records_read > 0 && sum->records_rejected == sum->records_read) {
+    rc = fail(j, HFG_EREJECT, "all %llu records were rejected (see %s): nothing to publish",
+              (unsigned long long)sum->records_read, sum->rejects_path);
+    goto done;
+  }
   {
     hfg_err e = {0};
     if (hfg_sorter_finish(j->sorter, &e)) {
