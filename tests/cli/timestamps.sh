@@ -36,9 +36,11 @@ check "--timestamp MILLIS overrides the job file's column" '[ "$(stamps p1 v)" =
 now_ms=$(( $(date +%s) * 1000 ))
 check "--timestamp now overrides the job file's column" \
   '[ $(stamps p2 v | awk -v n=$now_ms "\$2 > n - 600000 && \$2 <= n + 1000" | wc -l) -eq 2 ]'
-"$H" build --job const.yaml --out p3 --timestamp 'column:when:yyyy-MM-dd HH:mm:ss' --quiet when.csv
+"$H" build --job const.yaml --out p3 --timestamp 'column:when:yyyy-MM-dd HH:mm:ss' when.csv > p3.out
 check "--timestamp column:... overrides the job file's constant" \
   '[ "$(stamps p3 v)" = "$(printf "1 1720742399000\n2 1720742401000")" ]'
+check "... entirely: the constant does not stay on as the job timestamp" \
+  'grep -q "from column when; job timestamp [0-9]" p3.out && ! grep -q "job timestamp 7 " p3.out'
 "$H" build --job col.yaml --out p4 --quiet when.csv
 check "the job file's column applies without a flag" \
   '[ "$(stamps p4 v)" = "$(printf "1 1720742399000\n2 1720742401000")" ]'
@@ -64,7 +66,7 @@ rc=$?
 check "--job-timestamp without a column is refused" '[ $rc -eq 1 ] && grep -q "job timestamp" r4.err && nothing_published r4'
 
 # ---- 3. units: the magnitude of plain milliseconds is checked; explicit units convert ----
-printf 'id,ts\n1,1720695600\n2,1720695600123\n3,1720695600123456\n4,1720695600123456789\n5,-5\n' > units.csv
+printf 'id,ts\n1,1720695600\n2,1720695600123\n3,1720695600123999\n4,1720695600123456789\n5,-5\n' > units.csv
 "$H" build --rowkey '{id}' --out u0 --timestamp column:ts --max-rejects 10 --quiet units.csv
 check "epoch milliseconds are taken as they are" '[ "$(stamps u0 ts)" = "2 1720695600123" ]'
 check "epoch seconds are rejected naming the unit and the fix" \
@@ -76,7 +78,7 @@ check "epoch nanoseconds are rejected naming the unit and the fix" \
 check "negative timestamps are rejected" 'grep -q "units.csv	6	.*negative" u0/_rejects.tsv'
 "$H" build --rowkey '{id}' --out u1 --timestamp column:ts:s --max-rejects 10 --quiet units.csv
 check "column:ts:s converts seconds (and rejects what overflows)" \
-  '[ "$(stamps u1 ts | head -3)" = "$(printf "1 1720695600000\n2 1720695600123000\n3 1720695600123456000")" ] && grep -q "units.csv	5	.*do not fit" u1/_rejects.tsv'
+  '[ "$(stamps u1 ts | head -3)" = "$(printf "1 1720695600000\n2 1720695600123000\n3 1720695600123999000")" ] && grep -q "units.csv	5	.*do not fit" u1/_rejects.tsv'
 "$H" build --rowkey '{id}' --out u2 --timestamp column:ts:us --max-rejects 10 --quiet units.csv
 check "column:ts:us converts microseconds" '[ "$(stamps u2 ts | sed -n 3p)" = "3 1720695600123" ]'
 "$H" build --rowkey '{id}' --out u3 --timestamp column:ts:ns --max-rejects 10 --quiet units.csv
