@@ -102,6 +102,11 @@ check "a named-zone pattern fails the job" '[ $rc -eq 1 ]'
 check "... naming the letter" 'grep -q "pattern .*'"'"'z'"'"' (a time zone name) is not supported" z3.err'
 check "... before any record is read" 'grep -q "(0 records read, 0 rejected)" z3.err && [ ! -e z3/_rejects.tsv ] && nothing_published z3'
 
+check "a rowkey date format reads the offset too (the UTC day)" \
+  '"$H" key --rowkey "{day(t, '"'"'yyyy-MM-dd HH:mm:ssXXX'"'"')}" "t=2024-07-11 00:30:00+02:00" | grep -q "^rowkey: *20240710$"'
+check "... and refuses a named zone when compiled" \
+  '! "$H" key --rowkey "{day(t, '"'"'yyyy-MM-dd z'"'"')}" "t=2024-07-11 UTC" 2>&1 | grep -q "^rowkey:" && "$H" key --rowkey "{day(t, '"'"'yyyy-MM-dd z'"'"')}" "t=x" 2>&1 | grep -q "'"'"'z'"'"' (a time zone name)"'
+
 # ---- 5. a job whose every record was rejected fails, whatever --max-rejects allows ----
 "$H" build --rowkey '{id}' --out a1 --timestamp 'column:when:yyyy-MM-dd HH:mm:ss' \
   --max-rejects 100 z.csv > a1.out 2> a1.err
