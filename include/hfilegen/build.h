@@ -65,7 +65,8 @@ typedef struct hfg_build_options {
   int empty;                        /* HFG_EMPTY_SKIP / HFG_EMPTY_STORE */
   int64_t timestamp;                /* cell timestamp; < 0: the job's start time */
   const char *timestamp_column;     /* take it from a column instead: epoch milliseconds, */
-  const char *timestamp_format;     /* or a datetime by this pattern (yyyy-MM-dd HH:mm:ss, UTC) */
+  const char *timestamp_format;     /* or "s" "ms" "us" "ns", or a datetime pattern
+                                     * (src/pipeline/timestamps.h) */
   int on_duplicate;                 /* HFG_DUP_* */
   const char *rejects_path;         /* default <out_dir>/_rejects.tsv */
   uint64_t max_rejects;             /* fail when more records are rejected */
@@ -79,6 +80,11 @@ typedef struct hfg_build_options {
   size_t nfamily_options;
   hfg_build_progress_fn progress;
   void *progress_ctx;
+  /* With timestamp_column: the job's own timestamp, which names the files (a
+   * rerun with the same one names them alike) and is each file's
+   * BULKLOAD_TIMESTAMP; < 0: `timestamp` if >= 0, else the job's start time.
+   * An error without timestamp_column (the constant timestamp plays this part). */
+  int64_t job_timestamp;
 } hfg_build_options;
 
 void hfg_build_options_init(hfg_build_options *o);
@@ -92,7 +98,8 @@ typedef struct hfg_build_summary {
   uint64_t records_read, records_written, records_rejected, duplicates_dropped;
   uint64_t cells, files, output_bytes, input_bytes;
   uint64_t long_keys;               /* keys over 200 bytes */
-  int64_t timestamp;                /* the cell timestamp used (for a rerun) */
+  int64_t timestamp;                /* the job timestamp used (for a rerun): the cells'
+                                     * too unless they come from a column */
   size_t spill_runs;
   uint64_t spilled_bytes;
   double ingest_seconds, emit_seconds, publish_seconds;

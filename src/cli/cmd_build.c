@@ -27,7 +27,9 @@ static const char USAGE[] =
     "cells:   --family NAME (default cf)  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-\n"
     "         --keep-key-columns  --empty skip|store\n"
     "         ENCODING: text long int short double float boolean hex base64\n"
-    "time:    --timestamp now|MILLIS|column:NAME|column:NAME:PATTERN (yyyy-MM-dd HH:mm:ss, UTC)\n"
+    "time:    --timestamp now|MILLIS|column:NAME[:s|ms|us|ns|PATTERN]  (PATTERN e.g.\n"
+    "         yyyy-MM-dd HH:mm:ss, UTC, or with an offset: yyyy-MM-dd'T'HH:mm:ssXXX)\n"
+    "         --job-timestamp MILLIS (with column:..., the timestamp naming the files)\n"
     "hfile:   --codec none|gz|snappy|lz4|zstd-hadoop|zstd-hbase  --bloom none|row|rowcol\n"
     "         --block-size 64k  --checksum crc32c|crc32  --bytes-per-checksum 16k\n"
     "         --max-file-size 10g  --create-time MILLIS\n"
@@ -87,8 +89,8 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);
   if (o->timestamp_column)
-    printf("  timestamp         from column %s (file names keyed by %lld: rerun with "
-           "--timestamp %lld to reproduce them)\n",
+    printf("  timestamp         from column %s; job timestamp %lld names the files (rerun "
+           "with --job-timestamp %lld to reproduce them)\n",
            o->timestamp_column, (long long)s->timestamp, (long long)s->timestamp);
   else
     printf("  timestamp         %lld (rerun with --timestamp %lld to reproduce)\n",

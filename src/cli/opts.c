@@ -126,9 +126,14 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     else if (!strcmp(v, "store")) o->empty = HFG_EMPTY_STORE;
     else return bad(a, v, "expected skip or store");
   } else if (!strcmp(a, "--timestamp")) {
+    /* every form replaces the whole setting, a job file's included (flags come after it) */
+    o->timestamp = -1;
+    o->timestamp_column = NULL;
+    o->timestamp_format = NULL;
     if (!strcmp(v, "now")) o->timestamp = -1;
     else if (!strncmp(v, "column:", 7)) {
-      /* column:NAME or column:NAME:PATTERN (the pattern may itself hold ':') */
+      /* column:NAME, column:NAME:s|ms|us|ns or column:NAME:PATTERN (the pattern may
+       * itself hold ':'; the units are no patterns: pipeline/timestamps.h) */
       const char *c = strchr(v + 7, ':');
       if (c) {
         static char names[16][256];
@@ -146,7 +151,8 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     else {
       char *end;
       long long t = strtoll(v, &end, 10);
-      if (*end || t < 0) return bad(a, v, "expected now, epoch milliseconds or column:NAME");
+      if (end == v || *end || t < 0)
+        return bad(a, v, "expected now, epoch milliseconds or column:NAME[:s|ms|us|ns|PATTERN]");
       o->timestamp = t;
     }
   } else if (!strcmp(a, "--on-duplicate")) {
@@ -193,6 +199,11 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   } else if (!strcmp(a, "--progress")) {
     if (!strcmp(v, "none")) cli_quiet = 1;
     else if (strcmp(v, "plain")) return bad(a, v, "expected plain or none");
+  } else if (!strcmp(a, "--job-timestamp")) {
+    char *end;
+    long long t = strtoll(v, &end, 10);
+    if (end == v || *end || t < 0) return bad(a, v, "expected epoch milliseconds");
+    o->job_timestamp = t;
   } else {
     (*i)--;
     return bad(a, v, "unknown flag (see hfilegen build --help)");

@@ -40,6 +40,7 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     gettimeofday(&tv, NULL);
     if (o->timestamp < 0) j->ts = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
   }
+  if (o->job_timestamp >= 0) j->ts = o->job_timestamp; /* names files; cells: a column */
   sum->timestamp = j->ts;
   if (o->splits_file) {
     hfg_err e = {0};
@@ -86,6 +87,11 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   }
   double t0 = now_s();
   if ((rc = hfg_build_ingest(j, rr)) != 0) goto done;
+  if (sum->records_read > 0 && sum->records_rejected == sum->records_read) {
+    rc = fail(j, HFG_EREJECT, "all %llu records were rejected (see %s): nothing to publish",
+              (unsigned long long)sum->records_read, sum->rejects_path);
+    goto done;
+  }
   {
     hfg_err e = {0};
     if (hfg_sorter_finish(j->sorter, &e)) {

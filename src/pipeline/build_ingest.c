@@ -14,7 +14,6 @@
 #include "util/buf.h"
 #include "util/coding.h"
 #include "util/escape.h"
-#include "util/timefmt.h"
 
 /* Index of an input's name (the reader hands the same pointer for every
  * record of one input), kept so duplicates can be reported with their file. */
@@ -52,21 +51,9 @@ static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf
                          char *why, size_t whylen) {
   hfg_buf_reset(pl);
   int64_t ts = j->ts;
-  if (j->ts_column >= 0) {
-    const hfg_field *f = &r->fields[j->ts_column];
-    int bad = j->o->timestamp_format ? hfg_time_parse(j->o->timestamp_format, f->p, f->len, &ts)
-                                     : hfg_parse_i64(f->p, f->len, &ts);
-    if (bad || ts < 0) {
-      if (j->o->timestamp_format)
-        snprintf(why, whylen, "timestamp column '%s': '%.*s' does not match '%s'",
-                 j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p,
-                 j->o->timestamp_format);
-      else
-        snprintf(why, whylen, "timestamp column '%s': '%.*s' is not epoch milliseconds",
-                 j->o->timestamp_column, (int)(f->len > 40 ? 40 : f->len), f->p);
-      return HFG_EPARSE;
-    }
-  }
+  if (j->ts_column >= 0 &&
+      hfg_stamp_parse(&j->stamp, &r->fields[j->ts_column], &ts, why, whylen))
+    return HFG_EPARSE;
   /* room for the header, every length and every text value at once */
   size_t need = 18 + 4 * j->ncols;
   for (size_t i = 0; i < j->ncols; i++) need += r->fields[j->cols[i].column].len;

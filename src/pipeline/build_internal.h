@@ -29,6 +29,7 @@
 #include "pipeline/record_reader.h"
 #include "pipeline/sorter.h"
 #include "pipeline/splits.h"
+#include "pipeline/timestamps.h"
 #include "util/err.h"
 
 #define HBASE_MAX_ROW 32767
@@ -67,6 +68,7 @@ typedef struct job {
   hfg_writer_options *family_hfile; /* per family, defaults plus overrides */
   size_t ncolumns;
   long ts_column;
+  hfg_stamp stamp;          /* how ts_column reads (pipeline/timestamps.h) */
   int64_t ts;
   hfg_sorter *sorter;
   FILE *rejects;

@@ -19,6 +19,7 @@ void hfg_build_options_init(hfg_build_options *o) {
   o->format = HFG_BUILD_AUTO;
   o->family = "cf";
   o->timestamp = -1;
+  o->job_timestamp = -1;
   o->memory = (size_t)1 << 30;
   o->max_file_size = (uint64_t)10 << 30;
   hfg_writer_options w = HFG_WRITER_OPTIONS_INIT;
@@ -115,6 +116,10 @@ static int setup_columns(job *j, char *const *names, size_t n) {
                   hfg_columns_hint(hint, sizeof hint, (const char *const *)names, n,
                                    o->timestamp_column, strlen(o->timestamp_column)));
   }
+  char why[512];
+  if (hfg_stamp_init(&j->stamp, o, (const char *const *)names, n, why, sizeof why))
+    return fail(j, HFG_EINVAL, "%s", why);
+  j->ts_column = j->stamp.column;
   hfg_err e = {0};
   if (hfg_colmap_init(&j->map, (const char *const *)names, n, o, j->scheme, &e))
     return fail(j, e.code, "%s", e.msg);

@@ -249,7 +249,7 @@ static int unstage(job *j) {
 }
 
 int hfg_build_publish(job *j) {
-  qsort(j->files, j->nfiles, sizeof *j->files, outfile_cmp);
+  if (j->nfiles) qsort(j->files, j->nfiles, sizeof *j->files, outfile_cmp); /* NULL when none */
   size_t done = 0;
   int rc = 0;
   for (; done < j->nfiles && !rc; done++) {

@@ -350,8 +350,9 @@ static int check_calls(parser *p) {
           if (f->slen >= sizeof pat) return perr(p, f->pos, "date format too long");
           memcpy(pat, p->pool.p + f->str, f->slen);
           pat[f->slen] = '\0';
-          if (hfg_time_pattern_check(pat))
-            return perr(p, f->pos, "bad date format '%s' (letters: yyyy MM dd HH mm ss SSS)", pat);
+          char why[256];
+          if (hfg_time_pattern_explain(pat, why, sizeof why))
+            return perr(p, f->pos, "bad date format '%s': %s", pat, why);
         }
         break;
       default:

@@ -7,6 +7,7 @@
  */
 #include "util/timefmt.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "hfilegen/status.h"
@@ -56,8 +57,15 @@ int64_t hfg_tm_to_millis(const hfg_tm *t) {
          t->milli;
 }
 
-/* One pattern element: a numeric field of fixed width, or a literal byte. */
-enum { T_LIT, T_YEAR, T_MONTH, T_DAY, T_HOUR, T_MIN, T_SEC, T_MILLI, T_BAD };
+/* One pattern element: a numeric field of fixed width, a zone offset (its
+ * letter's run length in the width), or a literal byte. */
+enum { T_LIT, T_YEAR, T_MONTH, T_DAY, T_HOUR, T_MIN, T_SEC, T_MILLI, T_ISO, T_ISOX, T_RFC, T_BAD };
+
+static size_t run_of(const char *p) {
+  size_t r = 1;
+  while (p[r] == p[0]) r++;
+  return r;
+}
 
 /* Reads the next element at *i; *lit receives the literal byte. Returns the
  * kind, and the width through *w. Quoted text yields one literal per call via
@@ -84,6 +92,13 @@ static int next_elem(const char *p, size_t *i, int *inq, char *lit, int *w) {
       (*i)++;
       return T_LIT;
     }
+    if (c == 'X' || c == 'x' || c == 'Z') { /* X/x: ISO 8601 offsets; Z: RFC 822 */
+      size_t r = run_of(p + *i);
+      if (r > 3) return T_BAD;
+      *i += r;
+      *w = (int)r;
+      return c == 'X' ? T_ISO : c == 'x' ? T_ISOX : T_RFC;
+    }
     static const struct { const char *tok; int kind; } toks[] = {
         {"yyyy", T_YEAR}, {"MM", T_MONTH}, {"dd", T_DAY}, {"HH", T_HOUR},
         {"mm", T_MIN},    {"ss", T_SEC},   {"SSS", T_MILLI}};
@@ -101,16 +116,56 @@ static int next_elem(const char *p, size_t *i, int *inq, char *lit, int *w) {
   }
 }
 
-int hfg_time_pattern_check(const char *pattern) {
+static int is_zone(int kind) { return kind == T_ISO || kind == T_ISOX || kind == T_RFC; }
+
+/* Why the letters at p are refused (next_elem said T_BAD there). */
+static void refused(const char *p, char *why, size_t whylen) {
+  int r = (int)run_of(p);
+  char c = p[0];
+  if (c == 'z' || c == 'V' || c == 'v' || c == 'O')
+    snprintf(why, whylen,
+             "'%.*s' (a time zone name) is not supported: named zones need the tz database; "
+             "use an offset field (X: Z or +01, XXX: Z or +01:00, Z: +0100)", r, p);
+  else if (c == 'X' || c == 'x')
+    snprintf(why, whylen, "'%.*s' (an offset with seconds) is not supported: use X, XX or XXX "
+             "(x, xx, xxx)", r, p);
+  else if (c == 'Z')
+    snprintf(why, whylen, "'%.*s' is not supported: use Z (+HHMM) or XXX (Z or +HH:MM)", r, p);
+  else if (strchr("yMdHmsS", c))
+    snprintf(why, whylen, "'%.*s' is not supported: the fields are yyyy MM dd HH mm ss SSS "
+             "(fixed widths)", r, p);
+  else
+    snprintf(why, whylen, "'%c' is not a supported pattern letter (yyyy MM dd HH mm ss SSS, "
+             "zones X XX XXX x xx xxx Z; quote literal letters: 'T')", c);
+}
+
+int hfg_time_pattern_explain(const char *pattern, char *why, size_t whylen) {
   size_t i = 0;
-  int inq = 0, w = 0;
+  int inq = 0, w = 0, zones = 0;
   char lit = 0;
+  why[0] = '\0';
   while (pattern[i]) {
     int kind = next_elem(pattern, &i, &inq, &lit, &w);
-    if (kind == T_BAD) return HFG_EPARSE;
+    if (kind == T_BAD) { /* i is at the refused letter */
+      refused(pattern + i, why, whylen);
+      return HFG_EPARSE;
+    }
     if (kind == T_LIT && !lit) break;
+    if (is_zone(kind) && ++zones > 1) {
+      snprintf(why, whylen, "more than one zone offset field");
+      return HFG_EPARSE;
+    }
   }
-  return inq ? HFG_EPARSE : 0;
+  if (inq) {
+    snprintf(why, whylen, "unterminated quote");
+    return HFG_EPARSE;
+  }
+  return 0;
+}
+
+int hfg_time_pattern_check(const char *pattern) {
+  char why[8];
+  return hfg_time_pattern_explain(pattern, why, sizeof why);
 }
 
 static int days_in_month(int64_t y, int m) {
@@ -119,10 +174,45 @@ static int days_in_month(int64_t y, int m) {
   return m == 2 ? 28 + leap : dm[m - 1];
 }
 
+static int two_digits(const char *s, size_t n, size_t j, int *v) {
+  if (j + 2 > n || s[j] < '0' || s[j] > '9' || s[j + 1] < '0' || s[j + 1] > '9') return -1;
+  *v = (s[j] - '0') * 10 + (s[j + 1] - '0');
+  return 0;
+}
+
+/* Reads a zone offset of the given kind and letter count at s[*j]: its
+ * milliseconds east of UTC. 0, or -1 when the text is no such offset. */
+static int parse_offset(int kind, int w, const char *s, size_t n, size_t *j, int64_t *off) {
+  if (kind == T_ISO && *j < n && s[*j] == 'Z') {
+    (*j)++;
+    *off = 0;
+    return 0;
+  }
+  if (*j >= n || (s[*j] != '+' && s[*j] != '-')) return -1;
+  int neg = s[*j] == '-', hh, mm = 0;
+  size_t k = *j + 1;
+  if (two_digits(s, n, k, &hh)) return -1;
+  k += 2;
+  if (kind != T_RFC && w == 3) { /* +HH:MM */
+    if (k >= n || s[k] != ':' || two_digits(s, n, k + 1, &mm)) return -1;
+    k += 3;
+  } else if (kind == T_RFC || w == 2) { /* +HHMM */
+    if (two_digits(s, n, k, &mm)) return -1;
+    k += 2;
+  } else if (two_digits(s, n, k, &mm) == 0) { /* X, x: +HH, or +HHMM */
+    k += 2;
+  }
+  if (mm > 59 || hh * 60 + mm > 18 * 60) return -1;
+  *off = (neg ? -1 : 1) * ((int64_t)hh * 3600000 + (int64_t)mm * 60000);
+  *j = k;
+  return 0;
+}
+
 int hfg_time_parse(const char *pattern, const char *s, size_t n, int64_t *millis) {
   hfg_tm t = {1970, 1, 1, 0, 0, 0, 0};
   size_t i = 0, j = 0;
-  int inq = 0, w = 0;
+  int inq = 0, w = 0, zones = 0;
+  int64_t off = 0;
   char lit = 0;
   while (pattern[i]) {
     int kind = next_elem(pattern, &i, &inq, &lit, &w);
@@ -131,6 +221,10 @@ int hfg_time_parse(const char *pattern, const char *s, size_t n, int64_t *millis
       if (!lit) break; /* unterminated quote reached the end */
       if (j >= n || s[j] != lit) return HFG_EPARSE;
       j++;
+      continue;
+    }
+    if (is_zone(kind)) {
+      if (++zones > 1 || parse_offset(kind, w, s, n, &j, &off)) return HFG_EPARSE;
       continue;
     }
     int v = 0;
@@ -152,7 +246,7 @@ int hfg_time_parse(const char *pattern, const char *s, size_t n, int64_t *millis
   if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > days_in_month(t.year, t.month) ||
       t.hour > 23 || t.minute > 59 || t.second > 59)
     return HFG_EPARSE;
-  *millis = hfg_tm_to_millis(&t);
+  *millis = hfg_tm_to_millis(&t) - off; /* local time at +off is off ahead of UTC */
   return 0;
 }
 
@@ -170,6 +264,16 @@ int hfg_time_format(int64_t millis, const char *pattern, char *out, size_t cap) 
       if (!lit) break;
       if (o + 1 >= cap) return -1;
       out[o++] = lit;
+      continue;
+    }
+    if (is_zone(kind)) { /* always UTC */
+      const char *z = kind == T_ISO ? "Z"
+                    : kind == T_RFC ? "+0000"
+                    : w == 1 ? "+00" : w == 2 ? "+0000" : "+00:00";
+      size_t zl = strlen(z);
+      if (o + zl >= cap) return -1;
+      memcpy(out + o, z, zl);
+      o += zl;
       continue;
     }
     int64_t v = kind == T_YEAR ? t.year : kind == T_MONTH ? t.month : kind == T_DAY ? t.day

@@ -78,7 +78,7 @@ SCHEMES = {
         keycols={"user_id", "created_at", "id"}, families={"note": "d", "status": "d"},
         ts=lambda r: int(r["created_at"]),
         splits=["%02d" % i for i in range(1, 16)], codec="snappy", bloom="ROWCOL",
-        flags=["--timestamp", "column:created_at", "--timestamp", str(TS), "--codec", "snappy",
+        flags=["--timestamp", "column:created_at", "--job-timestamp", str(TS), "--codec", "snappy",
                "--bloom", "rowcol", "--map", "note=d:note", "--map", "status=d:status"],
         bucket=lambda r: murmur3_32(r["user_id"].encode()) % 16,
         # "orders of user U between t1 and t2" (one range: U's bucket, which the client then
