@@ -392,6 +392,7 @@ static int parse_template(parser *p) {
       part_init(&sp, pos);
       sp.root = parse_expr(p, 0);
       if (sp.root < 0) return p->rc;
+      sp.expr_end = (uint32_t)p->i;
       skip_ws(p);
       if (t[p->i] == ':') {
         p->i++;
@@ -412,6 +413,7 @@ static int parse_template(parser *p) {
       }
       if (t[p->i] != '}') return perr(p, p->i, "expected '}'");
       p->i++;
+      sp.end = (uint32_t)p->i;
       const snode *r = node_at(p, sp.root);
       if (r->kind == N_CALL && r->fn == F_PHOENIX_SALT && r->nargs == 1) sp.salt_rest = 1;
       if (add_part(p, &sp)) return p->rc;
