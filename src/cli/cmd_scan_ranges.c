@@ -179,6 +179,7 @@ int cmd_scan_ranges(int argc, char **argv) {
   char err[512];
   if (hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) {
     fprintf(stderr, "hfilegen scan-ranges: --rowkey: %s\n", err);
+    cli_template_caret(stderr, tmpl, err);
     goto out;
   }
   hfg_scan_info info;

@@ -290,6 +290,10 @@ int hfg_scheme_scan_ranges(const hfg_scheme *s, const char *field, hfg_field fro
     }
   }
   if (rc) goto done;
+  if (sp->n == 0) { /* scan_part_plan gives every range at least one interval */
+    rc = scheme_errf(em, el, HFG_EINVAL, "no key interval for the range of '%s'", field);
+    goto done;
+  }
   if (total > max_ranges / (size_t)sp->n) {
     rc = scheme_errf(em, el, HFG_ETOOBIG, "more than %zu ranges", max_ranges);
     goto done;

@@ -132,6 +132,11 @@ expect_grep scan-ranges-help 0 'Exit status: 0 exact ranges' -- "$BIN" scan-rang
 # issue #11 item 10: format-spec errors point at the offending character
 expect_grep key-pad-position 2 "template position 12: expected '}' after the pad width" -- \
   "$BIN" key --rowkey '{id % 10 :0x}' id=1
+# and the caret sits under it
+got=$("$BIN" key --rowkey '{id % 10 :0x}' id=1 2>&1)
+[ "$(sed -n 2,3p <<<"$got")" == "$(printf '  {id %% 10 :0x}\n             ^')" ] || fail "key-pad-caret: $got"
+got=$("$BIN" scan-ranges --rowkey 'a|{id :0}' --from id=1 --to id=2 2>&1)
+[ "$(sed -n 2,3p <<<"$got")" == "$(printf '  a|{id :0}\n         ^')" ] || fail "scan-ranges-pad-caret: $got"
 
 # ---- lint ----
 expect_grep lint-clean 0 '0 errors, 0 warnings' -- "$BIN" lint --rowkey '{murmur3(userId) % 16 :02}_{ts}_{eventId}' --regions 16
