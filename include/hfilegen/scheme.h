@@ -156,17 +156,43 @@ int hfg_scheme_key(const hfg_scheme *s, const hfg_named_value *vals, size_t nval
                    uint8_t **key, size_t *len, char *errmsg, size_t errlen);
 void hfg_scheme_buf_free(void *p);
 
+/* What hfg_scheme_scan_ranges found about its ranges. */
+typedef struct hfg_scan_info {
+  int exact;          /* 1: the ranges hold exactly the keys asked for; 0: a superset */
+  int numeric;        /* 1: from and to were compared as integers (first/last/values set) */
+  int64_t first, last;/* numeric: the first and the last value of the range, inclusive */
+  uint64_t values;    /* numeric: last - first + 1 */
+  int gets;           /* not exact, numeric, a plain decimal field and every other column the
+                       * template uses given: hfg_scheme_key per value gives exact point gets */
+  char reason[1024];  /* not exact: why, naming the template part */
+  char filter[512];   /* not exact: the predicate on the field a client must apply to the rows */
+  char padded[2048];  /* not exact: a template under which this range is exact ("" when none) */
+} hfg_scan_info;
+
 /* Start/stop rows for the keys whose `field` lies in [from, to) (to
  * inclusive when to_inclusive) with the `fixed` fields equal to the given
  * values. Parts before the range field must be literals, computable from the
  * fixed fields, bucket parts (one range per bucket when not computable) or
  * time buckets of the range field (day()/hour()/month(): one range per period).
  * The result holds pairs: key 2i is the start row (inclusive), 2i+1 the stop
- * row (exclusive), sorted by start row. At most max_ranges ranges
- * (HFG_ETOOBIG beyond). */
+ * row (exclusive; empty: the end of the table), sorted by start row. At most
+ * max_ranges ranges (HFG_ETOOBIG beyond).
+ *
+ * from and to are compared as integers when the range part needs integers
+ * (desc, long, int, lpad, millis) or both are canonical decimals (optional
+ * '-', no leading zero), else as byte strings; from after to (or equal with
+ * an exclusive to) is HFG_EINVAL. The ranges are exact only where byte order
+ * of the key equals the order of the field over the range: desc(), long() and
+ * int() (a range across 0 gives two ranges), lpad() of non-negative integers,
+ * `:0W` padding when the range ends below 10^(W-1), and a raw string that ends
+ * the key. Elsewhere (decimal of varying width, a raw string followed by more
+ * key bytes) they are a superset: *info says so, why, the filter the client
+ * must add and an exact alternative. With info == NULL a superset is refused
+ * (HFG_EINVAL naming the reason). Formats: format-specs/rowkey-templates.md. */
 int hfg_scheme_scan_ranges(const hfg_scheme *s, const char *field, hfg_field from, hfg_field to,
                            int to_inclusive, const hfg_named_value *fixed, size_t nfixed,
-                           size_t max_ranges, hfg_keylist **out, char *errmsg, size_t errlen);
+                           size_t max_ranges, hfg_keylist **out, hfg_scan_info *info,
+                           char *errmsg, size_t errlen);
 
 /* Renders a key for humans into a NUL-terminated string owned by the caller
  * (hfg_scheme_buf_free):

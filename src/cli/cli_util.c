@@ -96,3 +96,15 @@ const char *cli_human(uint64_t n, char buf[32]) {
   else snprintf(buf, 32, "%.1f %s", v, unit[u]);
   return buf;
 }
+
+void cli_template_caret(FILE *f, const char *tmpl, const char *err) {
+  const char *at = strstr(err, "template position ");
+  unsigned long pos;
+  if (!at || !strchr(tmpl, '{') || strchr(tmpl, '\n')) return;
+  if (sscanf(at + 18, "%lu", &pos) != 1 || pos == 0 || pos > strlen(tmpl) + 1) return;
+  fprintf(f, "  %s\n  ", tmpl);
+  /* a tab stays a tab so the caret lines up; UTF-8 continuation bytes take no column */
+  for (unsigned long i = 0; i + 1 < pos; i++)
+    if (((unsigned char)tmpl[i] & 0xc0) != 0x80) fputc(tmpl[i] == '\t' ? '\t' : ' ', f);
+  fputs("^\n", f);
+}

@@ -30,4 +30,9 @@ void cli_json_key(FILE *f, const uint8_t *key, size_t len);
 /* Human-readable size: "123 B", "4.5 KiB", ... into buf. */
 const char *cli_human(uint64_t n, char buf[32]);
 
+/* After a template compile error naming "template position N": the template
+ * and a caret under its N-th character, each line indented by two spaces
+ * (nothing for a preset, whose positions are in its expansion). */
+void cli_template_caret(FILE *f, const char *tmpl, const char *err);
+
 #endif

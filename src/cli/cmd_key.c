@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_util.h"
 #include "hfilegen/scheme.h"
 
 static void usage(FILE *f) {
@@ -63,6 +64,7 @@ int cmd_key(int argc, char **argv) {
   hfg_scheme *s;
   if (hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) {
     fprintf(stderr, "hfilegen key: --rowkey: %s\n", err);
+    cli_template_caret(stderr, tmpl, err);
     goto out;
   }
   uint8_t *key = NULL;

@@ -275,12 +275,13 @@ static int32_t parse_expr(parser *p, int depth) {
   size_t pos = p->i++;
   skip_ws(p);
   if (!isdigit((unsigned char)p->t[p->i])) return perr(p, p->i, "expected a bucket count after '%%'"), -1;
+  size_t npos = p->i; /* errors about the count point at it */
   uint64_t v = 0;
   while (isdigit((unsigned char)p->t[p->i])) {
     v = v * 10 + (uint64_t)(p->t[p->i++] - '0');
-    if (v > (uint64_t)INT64_MAX) return perr(p, pos, "bucket count out of range"), -1;
+    if (v > (uint64_t)INT64_MAX) return perr(p, npos, "bucket count out of range"), -1;
   }
-  if (v < 1) return perr(p, pos, "bucket count must be at least 1"), -1;
+  if (v < 1) return perr(p, npos, "bucket count must be at least 1"), -1;
   int32_t n = new_node(p, N_MOD, pos);
   if (n < 0) return -1;
   node_at(p, n)->arg[0] = t;
@@ -394,22 +395,28 @@ static int parse_template(parser *p) {
       part_init(&sp, pos);
       sp.root = parse_expr(p, 0);
       if (sp.root < 0) return p->rc;
+      sp.expr_end = (uint32_t)p->i;
       skip_ws(p);
       if (t[p->i] == ':') {
         p->i++;
         skip_ws(p);
         int w = 0;
+        size_t wpos = p->i; /* errors about the width point at it, not at the part's '{' */
         if (!isdigit((unsigned char)t[p->i])) return perr(p, p->i, "expected a width after ':' (e.g. :02)");
         while (isdigit((unsigned char)t[p->i])) {
           w = w * 10 + (t[p->i++] - '0');
-          if (w > 64) return perr(p, pos, "pad width above 64");
+          if (w > 64) return perr(p, wpos, "pad width above 64");
         }
-        if (w == 0) return perr(p, pos, "pad width must be at least 1");
-        sp.pad = w;
         skip_ws(p);
+        if (t[p->i] != '}')
+          return perr(p, p->i, "expected '}' after the pad width (':0N' pads with zeros to N "
+                               "characters, e.g. :02)");
+        if (w == 0) return perr(p, wpos, "pad width must be at least 1");
+        sp.pad = w;
       }
       if (t[p->i] != '}') return perr(p, p->i, "expected '}'");
       p->i++;
+      sp.end = (uint32_t)p->i;
       const snode *r = node_at(p, sp.root);
       if (r->kind == N_CALL && r->fn == F_PHOENIX_SALT && r->nargs == 1) sp.salt_rest = 1;
       if (add_part(p, &sp)) return p->rc;

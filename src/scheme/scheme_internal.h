@@ -47,6 +47,8 @@ typedef struct spart {
   int pad;               /* `:0N` zero-pad width, 0 none */
   int salt_rest;         /* phoenix_salt(N): hash of the key bytes after this part */
   uint32_t pos;          /* template offset of the part */
+  uint32_t expr_end;     /* offset just after its expression (before ':' or '}') */
+  uint32_t end;          /* offset just after its '}' */
   /* analysis */
   size_t wmin, wmax;     /* rendered width bounds (wmax SPART_UNBOUNDED: unknown) */
   int ncols;
@@ -93,6 +95,12 @@ int scheme_digits(uint64_t v);
 /* printf into errmsg if errmsg is non-NULL; returns code. */
 int scheme_errf(char *errmsg, size_t errlen, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Maps named values onto a per-column field array of s->ncols + 1 entries
+ * (p == NULL: not given; hfg_free it). HFG_EINVAL for a name the template
+ * does not use. */
+int scheme_bind(const hfg_scheme *s, const hfg_named_value *vals, size_t n, hfg_field **out,
+                char *errmsg, size_t errlen);
 
 /* Node helpers for analysis. */
 static inline const snode *scheme_node(const hfg_scheme *s, int32_t i) { return &s->nodes[i]; }

@@ -76,12 +76,67 @@ got=$("$BIN" scan-ranges --rowkey 'bucket-range:userId:16:ts:eventId' --from ts=
 [ "$(wc -l <<<"$got")" -eq 16 ] || fail "scan-ranges: 16 ranges without userId: $got"
 [ "$(head -1 <<<"$got")" == "$(printf '00_1720695600000\t00_1720699200000')" ] || fail "scan-ranges first: $got"
 grep -q '16 ranges' "$WORK/err" || fail "scan-ranges count on stderr"
-expect_out scan-ranges-one 0 "$(printf '03_1720695600000\t03_1720699200000')" -- \
+# {ts} is decimal of varying width: the same ranges, now said to be a superset (exit 3)
+expect_out scan-ranges-one 3 "$(printf '03_1720695600000\t03_1720699200000')" -- \
   "$BIN" scan-ranges --rowkey 'bucket-range:userId:16:ts:eventId' --from ts=1720695600000 --to ts=1720699200000 userId=user39
-expect_out scan-ranges-shell 0 "scan 'ev', {STARTROW => \"03_1720695600000\", STOPROW => \"03_1720699200001\"}" -- \
-  "$BIN" scan-ranges --rowkey 'bucket-range:userId:16:ts:eventId' --from ts=1720695600000 --to ts=1720699200000 \
-  --to-inclusive userId=user39 --format shell --table ev
+got=$("$BIN" scan-ranges --rowkey 'bucket-range:userId:16:ts:eventId' --from ts=1720695600000 --to ts=1720699200000 \
+  --to-inclusive userId=user39 --format shell --table ev 2>/dev/null)
+[ $? -eq 3 ] || fail "scan-ranges-shell: exit status"
+[ "$(grep -v '^#' <<<"$got")" == "scan 'ev', {STARTROW => \"03_1720695600000\", STOPROW => \"03_1720699200001\"}" ] ||
+  fail "scan-ranges-shell: $got"
+grep -q '^# NOT EXACT: ' <<<"$got" && grep -q '^#   the 1 range holds more rows than asked for: keep only the rows where 1720695600000 <= ts <= 1720699200000 (as integers)' <<<"$got" ||
+  fail "scan-ranges-shell: the superset notice as comments: $got"
 expect_grep scan-ranges-no-order 2 'keeps the order' -- "$BIN" scan-ranges --rowkey '{reverse(ts)}' --from ts=1 --to ts=2
+
+# issue #11: the README's own template, ids 100..200: 1000..1999 sort inside as bytes
+got=$("$BIN" scan-ranges --rowkey '{id % 10}|{id}' --from id=100 --to id=200 2>"$WORK/err")
+rc=$?
+[ $rc -eq 3 ] || fail "scan-ranges-superset: exit $rc, want 3"
+[ "$(wc -l <<<"$got")" -eq 10 ] && [ "$(head -1 <<<"$got")" == "$(printf '0|100\t0|200')" ] ||
+  fail "scan-ranges-superset: ranges: $got"
+for want in 'NOT EXACT: template position 11: {id} writes numbers in decimal without a fixed width' \
+  'the key of 1000 begins with the key of 100' \
+  'keep only the rows where 100 <= id < 200 (as integers)' \
+  'exact instead: --gets prints the 100 row keys of the range to get' \
+  "exact instead: build the table with --rowkey '{id % 10}|{id :010}'" \
+  '10 ranges (a superset: filter the rows; exit status 3)'; do
+  grep -qF -- "$want" "$WORK/err" || fail "scan-ranges-superset: no '$want' in: $(cat "$WORK/err")"
+done
+# the exact alternatives: point gets, and the padded template
+got=$("$BIN" scan-ranges --rowkey '{id % 10}|{id}' --from id=100 --to id=200 --gets 2>"$WORK/err")
+rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <<<"$got")" -eq 100 ] && [ "$(sed -n 2p <<<"$got")" == '1|101' ] &&
+  [ "$(tail -1 <<<"$got")" == '9|199' ] || fail "scan-ranges-gets: exit $rc: $got $(cat "$WORK/err")"
+expect_out scan-ranges-gets-shell 0 "$(printf "get 'o', \"5|5\"\nget 'o', \"6|6\"")" -- \
+  "$BIN" scan-ranges --rowkey '{id % 10}|{id}' --from id=5 --to id=6 --to-inclusive --gets --format shell --table o
+expect_grep scan-ranges-gets-needs-fields 2 'every other field of the template given' -- \
+  "$BIN" scan-ranges --rowkey 'bucket-range:userId:16:ts:eventId' --from ts=1 --to ts=5 userId=u --gets
+got=$("$BIN" scan-ranges --rowkey '{id % 10}|{id :010}' --from id=100 --to id=200 2>"$WORK/err")
+[ $? -eq 0 ] && [ "$(head -1 <<<"$got")" == "$(printf '0|0000000100\t0|0000000200')" ] &&
+  ! grep -q 'NOT EXACT' "$WORK/err" || fail "scan-ranges-padded: $got $(cat "$WORK/err")"
+# 5..10 compared as numbers (was "the range is empty"); reversed is an error
+expect_out scan-ranges-numbers 3 "$(printf '03_5\t03_:')" -- \
+  "$BIN" scan-ranges --rowkey '{murmur3(user_id) % 16 :02}_{created_at}_{id}' --from created_at=5 --to created_at=10 user_id=39
+expect_grep scan-ranges-reversed 2 '--from 10 is after --to 5 (compared as integers)' -- \
+  "$BIN" scan-ranges --rowkey '{murmur3(user_id) % 16 :02}_{created_at}_{id}' --from created_at=10 --to created_at=5
+# exact kinds stay exact: desc(), long() (two ranges across 0), text ending the key
+expect_out scan-ranges-desc 0 "$(printf 'a|9223372036854773808\ta|9223372036854774808')" -- \
+  "$BIN" scan-ranges --rowkey '{u}|{desc(ts)}' --from ts=1000 --to ts=2000 u=a
+expect_out scan-ranges-long 0 "$(printf '\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\t\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03\n\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xfe\t')" -- \
+  "$BIN" scan-ranges --rowkey '{long(id)}' --from id=-2 --to id=3
+expect_out scan-ranges-text-last 0 "$(printf 'x|ab\tx|ab\\x00')" -- \
+  "$BIN" scan-ranges --rowkey '{u}|{name}' --from name=ab --to name=ab --to-inclusive u=x
+expect_grep scan-ranges-help 0 'Exit status: 0 exact ranges' -- "$BIN" scan-ranges --help
+"$BIN" scan-ranges --help | grep -q 'exactly' && fail "scan-ranges --help still promises exact ranges"
+
+# issue #11 item 10: format-spec errors point at the offending character
+expect_grep key-pad-position 2 "template position 12: expected '}' after the pad width" -- \
+  "$BIN" key --rowkey '{id % 10 :0x}' id=1
+# and the caret sits under it
+got=$("$BIN" key --rowkey '{id % 10 :0x}' id=1 2>&1)
+[ "$(sed -n 2,3p <<<"$got")" == "$(printf '  {id %% 10 :0x}\n             ^')" ] || fail "key-pad-caret: $got"
+got=$("$BIN" scan-ranges --rowkey 'a|{id :0}' --from id=1 --to id=2 2>&1)
+[ "$(sed -n 2,3p <<<"$got")" == "$(printf '  a|{id :0}\n         ^')" ] || fail "scan-ranges-pad-caret: $got"
 
 # ---- lint ----
 expect_grep lint-clean 0 '0 errors, 0 warnings' -- "$BIN" lint --rowkey '{murmur3(userId) % 16 :02}_{ts}_{eventId}' --regions 16

@@ -21,6 +21,9 @@ from expected_cells import esc  # noqa: E402
 
 TS = 1720695600000
 HEAVY_USER = None  # set from the sample: its most frequent user_id
+# the client's filter of a superset: a group capturing the range field from the row key
+BUCKET16_TS = r"^[0-9]{2}_([0-9]+)_"
+SALT10_ID = r"^[0-9]\|([0-9]+)$"
 
 
 def murmur3_32(data, seed=0):
@@ -82,10 +85,37 @@ SCHEMES = {
                "--bloom", "rowcol", "--map", "note=d:note", "--map", "status=d:status"],
         bucket=lambda r: murmur3_32(r["user_id"].encode()) % 16,
         # "orders of user U between t1 and t2" (one range: U's bucket, which the client then
-        # filters by user), and "all orders between t1 and t2" (one range per bucket)
-        scans=[("one_user", {"user_id": HEAVY_USER}, 1720000500000, 1720004000000),
-               ("all_users_window", {}, 1720001000000, 1720001200000)]),
+        # filters by user), and "all orders between t1 and t2" (one range per bucket).
+        # {created_at} is decimal of varying width: hfilegen says superset (exit 3) and the
+        # client filters created_at; 5..10 is issue #11's "empty" range (compared as strings)
+        scans=[dict(name="one_user", field="created_at", fixed={"user_id": HEAVY_USER},
+                    lo=1720000500000, hi=1720004000000, exact=False, regex=BUCKET16_TS),
+               dict(name="all_users_window", field="created_at", fixed={},
+                    lo=1720001000000, hi=1720001200000, exact=False, regex=BUCKET16_TS),
+               dict(name="issue11_5_10", field="created_at", fixed={}, lo=5, hi=10,
+                    exact=False, regex=BUCKET16_TS)]),
+    # issue #11: `{id % 10}|{id :010}`, the exact alternative hfilegen offers for the
+    # superset of `{id % 10}|{id}`
+    "build_salt10_padded": dict(
+        template="{id % 10}|{id :010}",
+        key=lambda r: ("%d|%010d" % (int(r["id"]) % 10, int(r["id"]))).encode(),
+        keycols={"id"}, families={}, ts=lambda r: TS,
+        splits=[str(i) for i in range(1, 10)], codec="none", bloom="ROW",
+        flags=["--timestamp", str(TS), "--codec", "none", "--bloom", "row"],
+        bucket=None,
+        scans=[dict(name="ids_100_200", field="id", fixed={}, lo=100, hi=200, exact=True),
+               dict(name="ids_1_5000_incl", field="id", fixed={}, lo=1, hi=5000, incl=True,
+                    exact=True)]),
 }
+
+# `{id % 10}|{id}`, issue #11: 100..200 is 10 ranges holding 1111 ids of the sample (1000..1999
+# sort inside as bytes); the superset plus the filter, and the point gets (--gets), are exact
+SCHEMES["build_salt10_lz4"]["bucket"] = None
+SCHEMES["build_salt10_lz4"]["scans"] = [
+    dict(name="ids_100_200", field="id", fixed={}, lo=100, hi=200, exact=False, regex=SALT10_ID),
+    dict(name="ids_5_10_incl", field="id", fixed={}, lo=5, hi=10, incl=True, exact=False,
+         regex=SALT10_ID),
+    dict(name="ids_100_200_gets", field="id", fixed={}, lo=100, hi=200, exact=False, gets=True)]
 
 
 def main():
@@ -99,8 +129,8 @@ def main():
     heavy = max(counts, key=lambda u: (counts[u], u))
     for _, sch in SCHEMES.items():
         for q in sch.get("scans", []):
-            if "user_id" in q[1] and q[1]["user_id"] is None:
-                q[1]["user_id"] = heavy
+            if "user_id" in q["fixed"] and q["fixed"]["user_id"] is None:
+                q["fixed"]["user_id"] = heavy
     for name, s in SCHEMES.items():
         case = os.path.join(out, name)
         shutil.rmtree(case, ignore_errors=True)
@@ -136,18 +166,36 @@ def main():
         scans = s.get("scans", [])
         if scans:
             os.makedirs(os.path.join(case, "scans"))
-        for qname, fixed, lo, hi in scans:
-            # the client's ranges come from hfilegen; the rows they must return from the oracle
+        for q in scans:
+            qname, field, fixed, lo, hi = q["name"], q["field"], q["fixed"], q["lo"], q["hi"]
+            incl = q.get("incl", False)
+            # the client's ranges (or gets) come from hfilegen; the rows they must return from
+            # the oracle
             args = [hfilegen, "scan-ranges", "--rowkey", s["template"],
-                    "--from", "created_at=%d" % lo, "--to", "created_at=%d" % hi]
+                    "--from", "%s=%d" % (field, lo), "--to", "%s=%d" % (field, hi)]
+            args += ["--to-inclusive"] if incl else []
+            args += ["--gets"] if q.get("gets") else []
             args += ["%s=%s" % kv for kv in fixed.items()]
-            ranges = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-            with open(os.path.join(case, "scans", qname + ".ranges"), "w") as f:
-                f.write(ranges)
+            res = subprocess.run(args, capture_output=True, text=True)
+            # exact ranges and point gets exit 0, a superset exits 3 (the client must filter)
+            want_rc = 0 if q["exact"] or q.get("gets") else 3
+            if res.returncode != want_rc:
+                sys.exit("%s %s: hfilegen scan-ranges exited %d, expected %d: %s"
+                         % (name, qname, res.returncode, want_rc, res.stderr))
+            if not q["exact"] and not q.get("gets") and "NOT EXACT" not in res.stderr:
+                sys.exit("%s %s: no NOT EXACT notice: %s" % (name, qname, res.stderr))
+            ext = ".gets" if q.get("gets") else ".ranges"
+            with open(os.path.join(case, "scans", qname + ext), "w") as f:
+                f.write(res.stdout)
+            if not q["exact"] and not q.get("gets"):
+                with open(os.path.join(case, "scans", qname + ".filter"), "w") as f:
+                    f.write("regex=%s\nfrom=%d\nto=%d\ninclusive=%d\n"
+                            % (q["regex"], lo, hi, 1 if incl else 0))
             # a range covers a whole bucket: every user whose bucket is the given user's
             want_bucket = s["bucket"](fixed) if fixed else None
             rows = sorted({s["key"](r) for r in records
-                           if lo <= int(r["created_at"]) < hi
+                           if lo <= int(r[field]) and (int(r[field]) <= hi if incl
+                                                       else int(r[field]) < hi)
                            and (want_bucket is None or s["bucket"](r) == want_bucket)})
             with open(os.path.join(case, "scans", qname + ".rows"), "w") as f:
                 f.write("".join(esc(r) + "\n" for r in rows))

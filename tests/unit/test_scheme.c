@@ -212,6 +212,43 @@ TEST(compile_errors) {
   hfg_scheme_free(NULL);
 }
 
+/* The character a compile error's "template position N" points at ('\0' past the end). */
+static char error_char(const char *tmpl, const char *const *cols, size_t ncols, char *err, size_t cap) {
+  hfg_scheme *s = NULL;
+  if (hfg_scheme_compile(tmpl, cols, ncols, &s, err, cap) != HFG_EPARSE) {
+    hfg_scheme_free(s);
+    return '?';
+  }
+  unsigned pos = 0;
+  if (sscanf(err, "template position %u:", &pos) != 1 || pos == 0 || pos > strlen(tmpl) + 1) return '?';
+  return tmpl[pos - 1];
+}
+
+/* Errors in a part's pad width or bucket count point at the offending
+ * character (the caret a user would draw under the template), not at the
+ * part's opening brace. */
+TEST(compile_error_positions) {
+  const char *cols[] = {"id"};
+  char err[256];
+  /* `:0x`: the 'x' is what is wrong (column 12). */
+  CHECK_EQ_INT(error_char("{id % 10 :0x}", cols, 1, err, sizeof err), 'x');
+  CHECK(strstr(err, "template position 12: expected '}' after the pad width") != NULL);
+  CHECK_EQ_INT(error_char("{id :02x}|{id}", cols, 1, err, sizeof err), 'x');
+  CHECK_EQ_INT(error_char("{id :0 2}", cols, 1, err, sizeof err), '2');
+  /* the width itself */
+  CHECK_EQ_INT(error_char("a|{id :0}", cols, 1, err, sizeof err), '0');
+  CHECK(strstr(err, "template position 8: pad width must be at least 1") != NULL);
+  CHECK_EQ_INT(error_char("{id :099}", cols, 1, err, sizeof err), '0');
+  CHECK(strstr(err, "template position 6: pad width above 64") != NULL);
+  CHECK_EQ_INT(error_char("{id :x}", cols, 1, err, sizeof err), 'x');
+  /* the bucket count */
+  CHECK_EQ_INT(error_char("{id %  0}", cols, 1, err, sizeof err), '0');
+  CHECK(strstr(err, "template position 8: bucket count must be at least 1") != NULL);
+  CHECK_EQ_INT(error_char("{id % 99999999999999999999}", cols, 1, err, sizeof err), '9');
+  CHECK_EQ_INT(error_char("{id % x}", cols, 1, err, sizeof err), 'x');
+  CHECK_EQ_INT(error_char("{id % 10 x}", cols, 1, err, sizeof err), 'x');
+}
+
 TEST(presets) {
   static const struct {
     const char *preset, *tmpl;

@@ -139,6 +139,8 @@ TEST(splits_region_splitter) {
 
 /* ---- scan ranges ---- */
 
+static int last_exact; /* exactness of the last ranges() result */
+
 static int ranges(const char *tmpl, const char *field, const char *from, const char *to, int incl,
                   const char *fixed_kv, char *out, size_t cap) {
   hfg_scheme *s = compile(tmpl);
@@ -154,8 +156,10 @@ static int ranges(const char *tmpl, const char *field, const char *from, const c
   }
   hfg_keylist *l = NULL;
   char err[512];
+  hfg_scan_info info;
   int rc = hfg_scheme_scan_ranges(s, field, (hfg_field){from, strlen(from)}, (hfg_field){to, strlen(to)},
-                                  incl, fv, nf, 1000, &l, err, sizeof err);
+                                  incl, fv, nf, 1000, &l, &info, err, sizeof err);
+  last_exact = !rc && info.exact;
   if (rc) snprintf(out, cap, "%s", err);
   else join(l, out, cap);
   hfg_keylist_free(l);
@@ -172,6 +176,7 @@ TEST(scan_ranges_bucket_range) {
     o += (size_t)snprintf(want + o, sizeof want - o, "%s%02d_1720695600000,%02d_1720699200000",
                           b ? "," : "", b, b);
   CHECK(!strcmp(out, want));
+  CHECK(!last_exact); /* {ts} is decimal of varying width: the same bytes, a superset */
   /* userId given: its bucket (user39 -> 03) is computed, one range. */
   REQUIRE(ranges(T, "ts", "1720695600000", "1720699200000", 0, "userId=user39", out, sizeof out) == 0);
   CHECK(!strcmp(out, "03_1720695600000,03_1720699200000"));
@@ -198,6 +203,7 @@ TEST(scan_ranges_time_bucket_and_desc) {
   /* Newest first: desc(ts) reverses the bounds. */
   REQUIRE(ranges("{u}|{desc(ts)}", "ts", "1000", "2000", 0, "u=a", out, sizeof out) == 0);
   CHECK(!strcmp(out, "a|9223372036854773808,a|9223372036854774808"));
+  CHECK(last_exact);
   /* Start skips ts=2000 (desc 9223372036854773807), stop includes ts=1000. */
   CHECK_EQ_INT(ranges("{reverse(ts)}", "ts", "1", "2", 0, NULL, out, sizeof out), HFG_EINVAL);
   CHECK(strstr(out, "keeps the order") != NULL);
@@ -354,8 +360,10 @@ TEST(tools_alloc_failures) {
     char err[256];
     hfg_keylist *l = NULL;
     hfg_fault_alloc_arm(n);
+    hfg_scan_info info;
     int rc = hfg_scheme_scan_ranges(s, "ts", (hfg_field){"1720695600000", 13},
-                                    (hfg_field){"1720746000000", 13}, 0, NULL, 0, 100, &l, err, sizeof err);
+                                    (hfg_field){"1720746000000", 13}, 0, NULL, 0, 100, &l, &info,
+                                    err, sizeof err);
     if (!hfg_fault_alloc_fired()) {
       done_ranges = 1;
       CHECK_EQ_INT(rc, 0);

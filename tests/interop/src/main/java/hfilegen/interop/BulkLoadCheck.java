@@ -457,9 +457,14 @@ public final class BulkLoadCheck {
   }
 
   /**
-   * The client side of a rowkey scheme: for each scans/NAME.ranges (start TAB stop per line,
-   * escaped, as `hfilegen scan-ranges` prints them), scanning every range must return exactly
-   * the rows of scans/NAME.rows (computed by the case's independent oracle), no more, no less.
+   * The client side of a rowkey scheme, per query NAME (computed by the case's independent oracle:
+   * scans/NAME.rows): scanning every range of scans/NAME.ranges (start TAB stop per line, escaped,
+   * as `hfilegen scan-ranges` prints them) must return exactly those rows, no more, no less. When
+   * hfilegen said the ranges are a superset, scans/NAME.filter holds the client's filter
+   * ({@code regex=} with one group capturing the field from the row key, {@code from=}, {@code to=},
+   * {@code inclusive=}, compared as integers): the rows the ranges return must include every
+   * expected row, and the filter must leave exactly them. scans/NAME.gets (`scan-ranges --gets`)
+   * holds point gets instead: those must return exactly the expected rows.
    */
   private static void checkScanRanges(HBaseTestingUtility util, TableName tn, Path scans)
     throws Exception {
@@ -469,45 +474,101 @@ public final class BulkLoadCheck {
     try (Table t = util.getConnection().getTable(tn)) {
       for (Path rp : listSorted(scans)) {
         String name = rp.getFileName().toString();
-        if (!name.endsWith(".ranges")) {
+        boolean isGets = name.endsWith(".gets");
+        if (!name.endsWith(".ranges") && !isGets) {
           continue;
         }
-        String query = name.substring(0, name.length() - ".ranges".length());
+        String query = name.substring(0, name.lastIndexOf('.'));
         java.util.TreeSet<String> want = new java.util.TreeSet<>();
         for (byte[] r : readEscapedLines(scans.resolve(query + ".rows"))) {
           want.add(Esc.encode(r));
         }
         java.util.TreeSet<String> got = new java.util.TreeSet<>();
         int nranges = 0;
-        for (String line : Files.readAllLines(rp, StandardCharsets.US_ASCII)) {
-          if (line.isEmpty()) {
-            continue;
-          }
-          String[] f = line.split("\t", -1);
-          if (f.length != 2) {
-            throw new Fail("scan ranges " + query, null, "bad line '" + line + "'");
-          }
-          nranges++;
-          Scan scan = new Scan().withStartRow(Esc.decode(f[0])).withStopRow(Esc.decode(f[1]));
-          try (ResultScanner rs = t.getScanner(scan)) {
-            for (Result r : rs) {
+        if (isGets) {
+          for (byte[] row : readEscapedLines(rp)) {
+            nranges++;
+            Result r = t.get(new Get(row));
+            if (!r.isEmpty()) {
               got.add(Esc.encode(r.getRow()));
             }
           }
+        } else {
+          for (String line : Files.readAllLines(rp, StandardCharsets.US_ASCII)) {
+            if (line.isEmpty()) {
+              continue;
+            }
+            String[] f = line.split("\t", -1);
+            if (f.length != 2) {
+              throw new Fail("scan ranges " + query, null, "bad line '" + line + "'");
+            }
+            nranges++;
+            Scan scan = new Scan().withStartRow(Esc.decode(f[0])).withStopRow(Esc.decode(f[1]));
+            try (ResultScanner rs = t.getScanner(scan)) {
+              for (Result r : rs) {
+                if (!got.add(Esc.encode(r.getRow()))) {
+                  throw new Fail("scan ranges " + query, null, "row " + Esc.encode(r.getRow())
+                    + " returned by two ranges");
+                }
+              }
+            }
+          }
+        }
+        String what = isGets ? nranges + " point gets" : nranges + " ranges";
+        Path fp = scans.resolve(query + ".filter");
+        int scanned = got.size();
+        if (!isGets && Files.exists(fp)) {
+          java.util.TreeSet<String> missing = new java.util.TreeSet<>(want);
+          missing.removeAll(got);
+          if (!missing.isEmpty()) {
+            throw new Fail("scan ranges " + query, null, "the superset of " + what + " lacks "
+              + head(missing));
+          }
+          got = applyFilter(got, fp, query);
+          what += " (a superset: " + scanned + " rows, " + got.size() + " after the filter)";
         }
         if (!got.equals(want)) {
           java.util.TreeSet<String> missing = new java.util.TreeSet<>(want);
           missing.removeAll(got);
           java.util.TreeSet<String> extra = new java.util.TreeSet<>(got);
           extra.removeAll(want);
-          throw new Fail("scan ranges " + query, null, nranges + " ranges returned " + got.size()
+          throw new Fail("scan ranges " + query, null, what + " returned " + got.size()
             + " rows, expected " + want.size() + "; missing " + head(missing) + ", extra "
             + head(extra));
         }
-        OUT.println("  scan ranges " + query + ": " + nranges + " ranges, " + got.size()
+        OUT.println("  scan ranges " + query + ": " + what + ", " + got.size()
           + " rows, exactly the expected ones");
       }
     }
+  }
+
+  /** The client's filter of a superset: the rows whose captured field lies in the range. */
+  private static java.util.TreeSet<String> applyFilter(java.util.TreeSet<String> rows, Path fp,
+    String query) throws IOException, Fail {
+    Map<String, String> props = new TreeMap<>();
+    for (String line : Files.readAllLines(fp, StandardCharsets.UTF_8)) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        props.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    java.util.regex.Pattern re = java.util.regex.Pattern.compile(props.get("regex"));
+    long from = Long.parseLong(props.get("from"));
+    long to = Long.parseLong(props.get("to"));
+    boolean incl = "1".equals(props.get("inclusive"));
+    java.util.TreeSet<String> out = new java.util.TreeSet<>();
+    for (String esc : rows) {
+      String key = new String(Esc.decode(esc), StandardCharsets.ISO_8859_1);
+      java.util.regex.Matcher m = re.matcher(key);
+      if (!m.find()) {
+        throw new Fail("scan ranges " + query, null, "filter regex does not match row " + esc);
+      }
+      long v = Long.parseLong(m.group(1));
+      if (v >= from && (incl ? v <= to : v < to)) {
+        out.add(esc);
+      }
+    }
+    return out;
   }
 
   private static String head(java.util.SortedSet<String> s) {
