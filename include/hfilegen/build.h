@@ -26,6 +26,7 @@ extern "C" {
 enum { HFG_DUP_ERROR = 0, HFG_DUP_LAST, HFG_DUP_FIRST };
 enum { HFG_EMPTY_SKIP = 0, HFG_EMPTY_STORE };
 enum { HFG_BUILD_CSV = 0, HFG_BUILD_TSV };
+enum { HFG_EMPTY_ROW_SKIP = 0, HFG_EMPTY_ROW_MARKER };
 
 typedef struct hfg_build_progress {
   const char *phase;       /* "ingest", "emit", "publish" */
@@ -75,6 +76,15 @@ typedef struct hfg_build_options {
   size_t nfamily_options;
   hfg_build_progress_fn progress;
   void *progress_ctx;
+  /* A record that yields no cell (with empty = SKIP, every non-key field
+   * empty) would be a row that does not exist in HBase. SKIP: write nothing
+   * and count it in records_without_cells; MARKER: keep the row with one
+   * empty-valued cell empty_row_family:empty_row_qualifier (defaults: the
+   * default family, "_0"), counted as written and in marker_rows. The marker
+   * is written only for such rows, never beside other cells. */
+  int empty_row;                    /* HFG_EMPTY_ROW_SKIP / HFG_EMPTY_ROW_MARKER */
+  const char *empty_row_family;     /* NULL: family */
+  const char *empty_row_qualifier;  /* NULL: "_0" */
 } hfg_build_options;
 
 void hfg_build_options_init(hfg_build_options *o);
@@ -96,6 +106,10 @@ typedef struct hfg_build_summary {
   hfg_build_region *regions;        /* owned; freed by hfg_build_summary_free */
   char rejects_path[1024];
   char error[1024];                 /* the failure, when the run returns < 0 */
+  /* records_read = records_written + records_rejected + duplicates_dropped
+   *              + records_without_cells, on success */
+  uint64_t records_without_cells;   /* no cell, so no row (empty_row SKIP); not in any region */
+  uint64_t marker_rows;             /* written with only the marker cell (in records_written) */
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

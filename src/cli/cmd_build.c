@@ -24,6 +24,8 @@ static const char USAGE[] =
     "regions: --splits FILE (one escaped key per line)\n"
     "cells:   --family NAME (default cf)  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-\n"
     "         --keep-key-columns  --empty skip|store\n"
+    "         --empty-row skip|marker[:FAMILY:QUALIFIER]  (a record with no cell: count it\n"
+    "         and write nothing, or keep its row with one empty cell, default <family>:_0)\n"
     "         ENCODING: text long int short double float boolean hex base64\n"
     "time:    --timestamp now|MILLIS|column:NAME|column:NAME:PATTERN (yyyy-MM-dd HH:mm:ss, UTC)\n"
     "hfile:   --codec none|gz|snappy|lz4|zstd-hadoop|zstd-hbase  --bloom none|row|rowcol\n"
@@ -81,6 +83,15 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
   printf("  records rejected  %llu%s%s\n", (unsigned long long)s->records_rejected,
          s->records_rejected ? "  -> " : "", s->records_rejected ? s->rejects_path : "");
   printf("  duplicates dropped %llu\n", (unsigned long long)s->duplicates_dropped);
+  printf("  records without cells %llu%s\n", (unsigned long long)s->records_without_cells,
+         s->records_without_cells ? "  (every non-key field empty: no row in HBase; "
+                                    "--empty-row marker keeps them)"
+                                  : "");
+  if (o->empty_row == HFG_EMPTY_ROW_MARKER)
+    printf("  marker rows       %llu (written with only the cell %s:%s)\n",
+           (unsigned long long)s->marker_rows,
+           o->empty_row_family ? o->empty_row_family : o->family ? o->family : "cf",
+           o->empty_row_qualifier ? o->empty_row_qualifier : "_0");
   printf("  cells             %llu\n", (unsigned long long)s->cells);
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);

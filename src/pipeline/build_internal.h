@@ -80,6 +80,10 @@ typedef struct job {
   char stage[4096];         /* <parent>/.<name>.hfilegen-staging */
   int staged;               /* out_dir is currently renamed to stage */
   int lock_fd;              /* flock on the output directory, -1 */
+  /* --empty-row marker: the family index and qualifier of the marker cell */
+  size_t marker_family;
+  const char *marker_qualifier;
+  size_t marker_qualifier_len;
 } job;
 
 static inline double now_s(void) {

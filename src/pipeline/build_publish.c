@@ -193,8 +193,30 @@ static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)
 }
 
 static int manifest_body(job *j, FILE *f) {
-  fprintf(f, "{\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n  \"files\": [", (long long)j->ts,
+  fprintf(f, "{\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n", (long long)j->ts,
           j->splits.n + 1);
+  /* the counts as the summary gives them: read = written + rejected + duplicates dropped +
+   * without cells (written is summed here: the summary's total comes after publish) */
+  const hfg_build_summary *s = j->sum;
+  uint64_t written = 0;
+  for (size_t r = 0; r < s->nregions; r++) written += s->regions[r].rows;
+  fprintf(f,
+          "  \"records_read\": %llu,\n  \"records_written\": %llu,\n  \"records_rejected\": "
+          "%llu,\n  \"duplicates_dropped\": %llu,\n  \"records_without_cells\": %llu,\n",
+          (unsigned long long)s->records_read, (unsigned long long)written,
+          (unsigned long long)s->records_rejected, (unsigned long long)s->duplicates_dropped,
+          (unsigned long long)s->records_without_cells);
+  if (j->o->empty_row == HFG_EMPTY_ROW_MARKER) {
+    fprintf(f, "  \"empty_row\": \"marker\",\n  \"marker_family\": ");
+    json_str(f, (const uint8_t *)j->families[j->marker_family],
+             strlen(j->families[j->marker_family]));
+    fprintf(f, ",\n  \"marker_qualifier\": ");
+    json_str(f, (const uint8_t *)j->marker_qualifier, j->marker_qualifier_len);
+    fprintf(f, ",\n  \"marker_rows\": %llu,\n", (unsigned long long)s->marker_rows);
+  } else {
+    fprintf(f, "  \"empty_row\": \"skip\",\n");
+  }
+  fprintf(f, "  \"files\": [");
   for (size_t i = 0; i < j->nfiles; i++) {
     outfile *o = &j->files[i];
     fprintf(f, "%s\n    {\"family\": ", i ? "," : "");
