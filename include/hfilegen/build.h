@@ -11,6 +11,7 @@
 #ifndef HFILEGEN_BUILD_H
 #define HFILEGEN_BUILD_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,13 @@ typedef struct hfg_build_options {
   int empty_row;                    /* HFG_EMPTY_ROW_SKIP / HFG_EMPTY_ROW_MARKER */
   const char *empty_row_family;     /* NULL: family */
   const char *empty_row_qualifier;  /* NULL: "_0" */
+  /* Cancellation: when cancel is set and *cancel becomes nonzero (say, from
+   * the caller's signal handler), the job stops at its next check — every
+   * record read, every row emitted, every region of a spill or merge, and
+   * before publishing — and fails with HFG_ECANCELED, cleaning up as any
+   * failed job does (temporaries and spill runs removed, the output directory
+   * back from staging, nothing loadable). The library installs no handler. */
+  volatile sig_atomic_t *cancel;
 } hfg_build_options;
 
 void hfg_build_options_init(hfg_build_options *o);
@@ -110,6 +118,12 @@ typedef struct hfg_build_summary {
    *              + records_without_cells, on success */
   uint64_t records_without_cells;   /* no cell, so no row (empty_row SKIP); not in any region */
   uint64_t marker_rows;             /* written with only the marker cell (in records_written) */
+  /* Cleanup. removed_bytes: what a failed (or canceled) job removed of its own
+   * temporary HFiles and spill runs. stale_bytes: what a killed job left in
+   * the staging directory (staging) that this job removed before it began. */
+  uint64_t removed_bytes;
+  uint64_t stale_bytes;
+  char staging[4096];               /* <parent>/.<name>.hfilegen-staging, "" when not staged */
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

@@ -1,5 +1,6 @@
 /* hfilegen build: the CLI face of hfg_build_run (include/hfilegen/build.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,34 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
            (double)s->regions[r].bytes_out / 1e6);
 }
 
+/* SIGINT, SIGTERM, SIGHUP ask the job to stop (hfg_build_options.cancel): it
+ * removes its temporaries, spill runs and staging directory and the command
+ * exits 128 + the signal. The handler is reset by its first signal, so a
+ * second one ends the process at once (the next job cleans up after it). */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig) { interrupted = sig; }
+
+static void catch_signals(void) {
+  const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+    struct sigaction old, sa;
+    if (sigaction(sigs[k], NULL, &old) || old.sa_handler == SIG_IGN) continue; /* nohup */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[k], &sa, NULL);
+  }
+}
+
+static const char *signal_name(int sig) {
+  return sig == SIGINT    ? "SIGINT"
+         : sig == SIGTERM ? "SIGTERM"
+         : sig == SIGHUP  ? "SIGHUP"
+                          : "a signal";
+}
+
 int cmd_build(int argc, char **argv) {
   hfg_build_options o;
   hfg_build_options_init(&o);
@@ -178,10 +207,25 @@ int cmd_build(int argc, char **argv) {
     ps.total += (uint64_t)st.st_size;
   }
   ps.quiet = cli_quiet;
+  o.cancel = &interrupted;
+  catch_signals();
   hfg_build_summary s;
   int r = hfg_build_run(&o, &s);
   if (ps.tty && !ps.quiet) fputc('\n', stderr);
-  if (r) {
+  if (s.stale_bytes) /* also with --quiet: it removed files */
+    fprintf(stderr,
+            "hfilegen build: removed a killed job's staging directory %s with its spill runs "
+            "(%.1f MB)\n",
+            s.staging, (double)s.stale_bytes / 1e6);
+  if (r == HFG_ECANCELED && interrupted) {
+    fprintf(stderr,
+            "hfilegen build: interrupted by %s (%s): removed the temporary HFiles and spill "
+            "runs (%.1f MB)%s%s; nothing was published in %s (%llu records read)\n",
+            signal_name(interrupted), s.error, (double)s.removed_bytes / 1e6,
+            s.staging[0] ? " and the staging directory " : "", s.staging, o.out_dir,
+            (unsigned long long)s.records_read);
+    rc = 128 + interrupted;
+  } else if (r) {
     fprintf(stderr, "hfilegen build: FAILED: %s\n", s.error);
     fprintf(stderr, "hfilegen build: nothing was published in %s (%llu records read, %llu "
                     "rejected)\n",
@@ -190,6 +234,9 @@ int cmd_build(int argc, char **argv) {
     rc = 1;
   } else {
     if (!cli_quiet) print_summary(&o, &s);
+    if (interrupted)
+      fprintf(stderr, "hfilegen build: %s arrived while publishing: the output is complete\n",
+              signal_name(interrupted));
     rc = 0;
   }
   hfg_build_summary_free(&s);

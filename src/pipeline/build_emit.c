@@ -225,6 +225,10 @@ static int emit_region(job *j, size_t region) {
   int rc;
   const int policy = j->o->on_duplicate;
   while (!atomic_load(&j->failed) && (rc = hfg_sort_iter_next(it, &rec, &len, &e)) > 0) {
+    if (canceled(j)) {
+      fail(j, HFG_ECANCELED, "canceled while writing region %zu", region);
+      break;
+    }
     size_t klen = hfg_rec_klen(rec);
     const uint8_t *key = hfg_rec_key(rec);
     if (policy == HFG_DUP_LAST) {
@@ -289,6 +293,8 @@ static int emit_region(job *j, size_t region) {
   for (size_t f = 0; f < j->nfamilies; f++) {
     if (!fws[f].w) continue;
     if (atomic_load(&j->failed)) {
+      /* abandon removes the partial file: count what goes */
+      __atomic_fetch_add(&j->sum->removed_bytes, hfg_writer_bytes(fws[f].w), __ATOMIC_RELAXED);
       hfg_writer_abandon(fws[f].w);
       hfg_writer_free(fws[f].w);
       fws[f].w = NULL;

@@ -92,6 +92,9 @@ static inline double now_s(void) {
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The caller's cancel flag (hfg_build_options.cancel) is up. */
+static inline int canceled(const job *j) { return j->o->cancel && *j->o->cancel; }
+
 /* Records the job's first error (code, message) and stops every stage;
  * returns code. Thread-safe. */
 int hfg_build_fail(job *j, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -111,6 +114,12 @@ int hfg_build_emit(job *j);
 
 /* build_publish.c */
 int hfg_build_prepare_out_dir(job *j); /* check, lock, stage, family dirs */
+/* Spill runs go to dir (tmp_dir as the job sees it): fails, naming the
+ * directory, unless a file can be created there — before the first record. */
+int hfg_build_check_tmp_dir(job *j, const char *dir);
+/* Notes where spill runs go when it is not the staging directory, so that
+ * the next job removes them after a kill -9 (best effort). */
+void hfg_build_note_spill_dir(job *j, const char *tmp_dir);
 /* A path the user gave inside the output directory, as the job sees it. */
 void hfg_build_work_path(const job *j, const char *path, char *buf, size_t cap);
 int hfg_build_publish(job *j);         /* temporaries → final names, manifest, _SUCCESS */
