@@ -11,6 +11,7 @@
 #ifndef HFILEGEN_BUILD_H
 #define HFILEGEN_BUILD_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,7 @@ extern "C" {
 enum { HFG_DUP_ERROR = 0, HFG_DUP_LAST, HFG_DUP_FIRST };
 enum { HFG_EMPTY_SKIP = 0, HFG_EMPTY_STORE };
 enum { HFG_BUILD_CSV = 0, HFG_BUILD_TSV, HFG_BUILD_AUTO /* by each input's name (default) */ };
+enum { HFG_EMPTY_ROW_SKIP = 0, HFG_EMPTY_ROW_MARKER };
 
 typedef struct hfg_build_progress {
   const char *phase;       /* "ingest", "emit", "publish" */
@@ -85,6 +87,22 @@ typedef struct hfg_build_options {
    * BULKLOAD_TIMESTAMP; < 0: `timestamp` if >= 0, else the job's start time.
    * An error without timestamp_column (the constant timestamp plays this part). */
   int64_t job_timestamp;
+  /* A record that yields no cell (with empty = SKIP, every non-key field
+   * empty) would be a row that does not exist in HBase. SKIP: write nothing
+   * and count it in records_without_cells; MARKER: keep the row with one
+   * empty-valued cell empty_row_family:empty_row_qualifier (defaults: the
+   * default family, "_0"), counted as written and in marker_rows. The marker
+   * is written only for such rows, never beside other cells. */
+  int empty_row;                    /* HFG_EMPTY_ROW_SKIP / HFG_EMPTY_ROW_MARKER */
+  const char *empty_row_family;     /* NULL: family */
+  const char *empty_row_qualifier;  /* NULL: "_0" */
+  /* Cancellation: when cancel is set and *cancel becomes nonzero (say, from
+   * the caller's signal handler), the job stops at its next check — every
+   * record read, every row emitted, every region of a spill or merge, and
+   * before publishing — and fails with HFG_ECANCELED, cleaning up as any
+   * failed job does (temporaries and spill runs removed, the output directory
+   * back from staging, nothing loadable). The library installs no handler. */
+  volatile sig_atomic_t *cancel;
 } hfg_build_options;
 
 void hfg_build_options_init(hfg_build_options *o);
@@ -107,6 +125,16 @@ typedef struct hfg_build_summary {
   hfg_build_region *regions;        /* owned; freed by hfg_build_summary_free */
   char rejects_path[1024];
   char error[1024];                 /* the failure, when the run returns < 0 */
+  /* records_read = records_written + records_rejected + duplicates_dropped
+   *              + records_without_cells, on success */
+  uint64_t records_without_cells;   /* no cell, so no row (empty_row SKIP); not in any region */
+  uint64_t marker_rows;             /* written with only the marker cell (in records_written) */
+  /* Cleanup. removed_bytes: what a failed (or canceled) job removed of its own
+   * temporary HFiles and spill runs. stale_bytes: what a killed job left in
+   * the staging directory (staging) that this job removed before it began. */
+  uint64_t removed_bytes;
+  uint64_t stale_bytes;
+  char staging[4096];               /* <parent>/.<name>.hfilegen-staging, "" when not staged */
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

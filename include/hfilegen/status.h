@@ -30,7 +30,8 @@ extern "C" {
   X(HFG_ENOSPC, -12, "no space left on device")                              \
   X(HFG_EREJECT, -13, "too many rejected records")                           \
   X(HFG_EVERIFY, -14, "verification failed")                                 \
-  X(HFG_EUNSUPPORTED, -15, "unsupported feature")
+  X(HFG_EUNSUPPORTED, -15, "unsupported feature")                           \
+  X(HFG_ECANCELED, -16, "canceled")
 
 enum hfg_status {
 #define HFG_X_ENUM(name, value, desc) name = value,

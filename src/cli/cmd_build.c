@@ -1,5 +1,6 @@
 /* hfilegen build: the CLI face of hfg_build_run (include/hfilegen/build.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@ static const char USAGE[] =
     "regions: --splits FILE (one escaped key per line)\n"
     "cells:   --family NAME (default cf)  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-\n"
     "         --keep-key-columns  --empty skip|store\n"
+    "         --empty-row skip|marker[:FAMILY:QUALIFIER]  (a record with no cell: count it\n"
+    "         and write nothing, or keep its row with one empty cell, default <family>:_0)\n"
     "         ENCODING: text long int short double float boolean hex base64\n"
     "time:    --timestamp now|MILLIS|column:NAME[:s|ms|us|ns|PATTERN]  (PATTERN e.g.\n"
     "         yyyy-MM-dd HH:mm:ss, UTC, or with an offset: yyyy-MM-dd'T'HH:mm:ssXXX)\n"
@@ -85,6 +88,15 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
   printf("  records rejected  %llu%s%s\n", (unsigned long long)s->records_rejected,
          s->records_rejected ? "  -> " : "", s->records_rejected ? s->rejects_path : "");
   printf("  duplicates dropped %llu\n", (unsigned long long)s->duplicates_dropped);
+  printf("  records without cells %llu%s\n", (unsigned long long)s->records_without_cells,
+         s->records_without_cells ? "  (every non-key field empty: no row in HBase; "
+                                    "--empty-row marker keeps them)"
+                                  : "");
+  if (o->empty_row == HFG_EMPTY_ROW_MARKER)
+    printf("  marker rows       %llu (written with only the cell %s:%s)\n",
+           (unsigned long long)s->marker_rows,
+           o->empty_row_family ? o->empty_row_family : o->family ? o->family : "cf",
+           o->empty_row_qualifier ? o->empty_row_qualifier : "_0");
   printf("  cells             %llu\n", (unsigned long long)s->cells);
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);
@@ -109,6 +121,34 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
     printf("  %6zu %10llu %12llu %10u %8.2f\n", r, (unsigned long long)s->regions[r].rows,
            (unsigned long long)s->regions[r].cells, s->regions[r].files,
            (double)s->regions[r].bytes_out / 1e6);
+}
+
+/* SIGINT, SIGTERM, SIGHUP ask the job to stop (hfg_build_options.cancel): it
+ * removes its temporaries, spill runs and staging directory and the command
+ * exits 128 + the signal. The handler is reset by its first signal, so a
+ * second one ends the process at once (the next job cleans up after it). */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig) { interrupted = sig; }
+
+static void catch_signals(void) {
+  const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+    struct sigaction old, sa;
+    if (sigaction(sigs[k], NULL, &old) || old.sa_handler == SIG_IGN) continue; /* nohup */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[k], &sa, NULL);
+  }
+}
+
+static const char *signal_name(int sig) {
+  return sig == SIGINT    ? "SIGINT"
+         : sig == SIGTERM ? "SIGTERM"
+         : sig == SIGHUP  ? "SIGHUP"
+                          : "a signal";
 }
 
 int cmd_build(int argc, char **argv) {
@@ -171,10 +211,25 @@ int cmd_build(int argc, char **argv) {
     ps.total += (uint64_t)st.st_size;
   }
   ps.quiet = cli_quiet;
+  o.cancel = &interrupted;
+  catch_signals();
   hfg_build_summary s;
   int r = hfg_build_run(&o, &s);
   if (ps.tty && !ps.quiet) fputc('\n', stderr);
-  if (r) {
+  if (s.stale_bytes) /* also with --quiet: it removed files */
+    fprintf(stderr,
+            "hfilegen build: removed a killed job's staging directory %s with its spill runs "
+            "(%.1f MB)\n",
+            s.staging, (double)s.stale_bytes / 1e6);
+  if (r == HFG_ECANCELED && interrupted) {
+    fprintf(stderr,
+            "hfilegen build: interrupted by %s (%s): removed the temporary HFiles and spill "
+            "runs (%.1f MB)%s%s; nothing was published in %s (%llu records read)\n",
+            signal_name(interrupted), s.error, (double)s.removed_bytes / 1e6,
+            s.staging[0] ? " and the staging directory " : "", s.staging, o.out_dir,
+            (unsigned long long)s.records_read);
+    rc = 128 + interrupted;
+  } else if (r) {
     fprintf(stderr, "hfilegen build: FAILED: %s\n", s.error);
     fprintf(stderr, "hfilegen build: nothing was published in %s (%llu records read, %llu "
                     "rejected)\n",
@@ -183,6 +238,9 @@ int cmd_build(int argc, char **argv) {
     rc = 1;
   } else {
     if (!cli_quiet) print_summary(&o, &s);
+    if (interrupted)
+      fprintf(stderr, "hfilegen build: %s arrived while publishing: the output is complete\n",
+              signal_name(interrupted));
     rc = 0;
   }
   hfg_build_summary_free(&s);

@@ -204,6 +204,23 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     long long t = strtoll(v, &end, 10);
     if (end == v || *end || t < 0) return bad(a, v, "expected epoch milliseconds");
     o->job_timestamp = t;
+  } else if (!strcmp(a, "--empty-row")) {
+    /* skip | marker | marker:FAMILY | marker:FAMILY:QUALIFIER (a family holds no ':') */
+    if (!strcmp(v, "skip")) o->empty_row = HFG_EMPTY_ROW_SKIP;
+    else if (!strcmp(v, "marker") || !strncmp(v, "marker:", 7)) {
+      static char fam[256];
+      o->empty_row = HFG_EMPTY_ROW_MARKER;
+      o->empty_row_family = NULL;
+      o->empty_row_qualifier = NULL;
+      if (v[6] == ':') {
+        const char *c = strchr(v + 7, ':');
+        size_t fl = c ? (size_t)(c - v - 7) : strlen(v + 7);
+        if (fl >= sizeof fam) return bad(a, v, "family name too long");
+        snprintf(fam, sizeof fam, "%.*s", (int)fl, v + 7);
+        if (fl) o->empty_row_family = fam;
+        if (c) o->empty_row_qualifier = c + 1;
+      }
+    } else return bad(a, v, "expected skip, marker or marker:FAMILY:QUALIFIER");
   } else {
     (*i)--;
     return bad(a, v, "unknown flag (see hfilegen build --help)");

@@ -79,8 +79,11 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     rc = fail(j, HFG_EIO, "%s: %s", sum->rejects_path, strerror(errno));
     goto done;
   }
+  if ((rc = hfg_build_check_tmp_dir(j, tmp_work)) != 0) goto done;
+  if (o->tmp_dir && strcmp(tmp_work, j->dir)) hfg_build_note_spill_dir(j, tmp_work);
   j->sorter = hfg_sorter_new(j->splits.n + 1, o->memory, tmp_work);
   if (j->sorter) hfg_sorter_set_lz4(j->sorter, o->spill_lz4);
+  if (j->sorter) hfg_sorter_set_cancel(j->sorter, o->cancel);
   if (!j->sorter) {
     rc = fail(j, HFG_ENOMEM, "out of memory");
     goto done;
@@ -118,6 +121,10 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     j->rejects = NULL;
     unlink(rejects_work);
   }
+  if (canceled(j)) { /* the last point to stop: publishing runs to its end */
+    rc = fail(j, HFG_ECANCELED, "canceled before publishing");
+    goto done;
+  }
   if ((rc = hfg_build_publish(j)) != 0) goto done;
   sum->publish_seconds = now_s() - t2;
   for (size_t r = 0; r < sum->nregions; r++) {
@@ -146,6 +153,7 @@ done:
     }
   }
   hfg_record_reader_free(rr);
+  if (j->err.code) sum->removed_bytes += hfg_sorter_disk_bytes(j->sorter);
   hfg_sorter_free(j->sorter);
   hfg_build_release_out_dir(j); /* after the spill files are gone */
   hfg_build_job_free(j);

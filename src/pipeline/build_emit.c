@@ -162,7 +162,7 @@ static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, siz
   const uint8_t *q = hfg_rec_payload(rec, len, &plen);
   int64_t ts = (int64_t)hfg_get_be64(q);
   q += 18;
-  size_t n = 0, fam = 0;
+  size_t n = 0, fam = 0, ncells = 0;
   for (size_t i = 0; i < j->ncols; i++) {
     uint32_t vl = hfg_get_be32(q);
     q += 4;
@@ -174,9 +174,23 @@ static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, siz
     }
     fam = f;
     puts[n++] = (hfg_put){(const uint8_t *)j->cols[i].qualifier, j->cols[i].qualifier_len, q, vl};
+    ncells++;
     q += vl;
   }
   if (n && emit_family_row(j, region, fam, &fws[fam], key, klen, ts, puts, n, rs)) return -1;
+  if (ncells == 0 && j->o->empty_row != HFG_EMPTY_ROW_MARKER) {
+    /* no cell, no row: HBase would never see it, so it is not counted as written */
+    __atomic_fetch_add(&j->sum->records_without_cells, 1, __ATOMIC_RELAXED);
+    return 0;
+  }
+  if (ncells == 0) {
+    puts[0] = (hfg_put){(const uint8_t *)j->marker_qualifier, j->marker_qualifier_len,
+                        (const uint8_t *)"", 0};
+    if (emit_family_row(j, region, j->marker_family, &fws[j->marker_family], key, klen, ts, puts,
+                        1, rs))
+      return -1;
+    __atomic_fetch_add(&j->sum->marker_rows, 1, __ATOMIC_RELAXED);
+  }
   rs->rows++;
   return 0;
 }
@@ -211,6 +225,10 @@ static int emit_region(job *j, size_t region) {
   int rc;
   const int policy = j->o->on_duplicate;
   while (!atomic_load(&j->failed) && (rc = hfg_sort_iter_next(it, &rec, &len, &e)) > 0) {
+    if (canceled(j)) {
+      fail(j, HFG_ECANCELED, "canceled while writing region %zu", region);
+      break;
+    }
     size_t klen = hfg_rec_klen(rec);
     const uint8_t *key = hfg_rec_key(rec);
     if (policy == HFG_DUP_LAST) {
@@ -275,6 +293,8 @@ static int emit_region(job *j, size_t region) {
   for (size_t f = 0; f < j->nfamilies; f++) {
     if (!fws[f].w) continue;
     if (atomic_load(&j->failed)) {
+      /* abandon removes the partial file: count what goes */
+      __atomic_fetch_add(&j->sum->removed_bytes, hfg_writer_bytes(fws[f].w), __ATOMIC_RELAXED);
       hfg_writer_abandon(fws[f].w);
       hfg_writer_free(fws[f].w);
       fws[f].w = NULL;

@@ -108,6 +108,11 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
       fail(j, rc, "%s", *m ? m : hfg_strerror(rc));
       break;
     }
+    if (canceled(j)) {
+      fail(j, HFG_ECANCELED, "canceled during ingest, after %llu records",
+           (unsigned long long)j->sum->records_read);
+      break;
+    }
     j->sum->records_read++;
     if (rc == HFG_EPARSE) {
       if (reject(j, &rec, rec.reason ? rec.reason : "malformed record")) break;

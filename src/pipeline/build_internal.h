@@ -82,6 +82,10 @@ typedef struct job {
   char stage[4096];         /* <parent>/.<name>.hfilegen-staging */
   int staged;               /* out_dir is currently renamed to stage */
   int lock_fd;              /* flock on the output directory, -1 */
+  /* --empty-row marker: the family index and qualifier of the marker cell */
+  size_t marker_family;
+  const char *marker_qualifier;
+  size_t marker_qualifier_len;
 } job;
 
 static inline double now_s(void) {
@@ -89,6 +93,9 @@ static inline double now_s(void) {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
+
+/* The caller's cancel flag (hfg_build_options.cancel) is up. */
+static inline int canceled(const job *j) { return j->o->cancel && *j->o->cancel; }
 
 /* Records the job's first error (code, message) and stops every stage;
  * returns code. Thread-safe. */
@@ -109,6 +116,12 @@ int hfg_build_emit(job *j);
 
 /* build_publish.c */
 int hfg_build_prepare_out_dir(job *j); /* check, lock, stage, family dirs */
+/* Spill runs go to dir (tmp_dir as the job sees it): fails, naming the
+ * directory, unless a file can be created there — before the first record. */
+int hfg_build_check_tmp_dir(job *j, const char *dir);
+/* Notes where spill runs go when it is not the staging directory, so that
+ * the next job removes them after a kill -9 (best effort). */
+void hfg_build_note_spill_dir(job *j, const char *tmp_dir);
 /* A path the user gave inside the output directory, as the job sees it. */
 void hfg_build_work_path(const job *j, const char *path, char *buf, size_t cap);
 int hfg_build_publish(job *j);         /* temporaries → final names, manifest, _SUCCESS */

@@ -52,10 +52,62 @@ static int make_dirs(const char *path) {
  * file system, no write access to the parent) the job works in it directly.
  */
 
+/* nftw passes no context: the bytes a removal freed, per thread */
+static _Thread_local uint64_t rm_bytes;
+
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
   (void)st, (void)flag, (void)ftw;
-  remove(p);
+  if (remove(p) == 0 && flag == FTW_F) rm_bytes += (uint64_t)st->st_size;
   return 0;
+}
+
+/* Spill runs outside the staging directory (--tmp-dir) are named
+ * _hfilegen-<pid>-run-N; the job notes pid and directory in the staging
+ * directory, so that after a kill -9 the next job into the same output
+ * directory removes them with the staging directory. */
+#define SPILL_NOTE "_hfilegen-spills"
+
+static void remove_stale_spills(const char *stage) {
+  char note[4200], dir[4096];
+  snprintf(note, sizeof note, "%s/" SPILL_NOTE, stage);
+  FILE *f = fopen(note, "r");
+  if (!f) return;
+  int pid;
+  int ok = fscanf(f, "%d\n", &pid) == 1 && fgets(dir, sizeof dir, f) != NULL;
+  fclose(f);
+  if (!ok) return;
+  dir[strcspn(dir, "\n")] = '\0';
+  char prefix[64];
+  int pl = snprintf(prefix, sizeof prefix, "_hfilegen-%d-run-", pid);
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (strncmp(de->d_name, prefix, (size_t)pl)) continue;
+    char p[4400];
+    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    struct stat st;
+    if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && unlink(p) == 0)
+      rm_bytes += (uint64_t)st.st_size;
+  }
+  closedir(d);
+}
+
+void hfg_build_note_spill_dir(job *j, const char *tmp_dir) {
+  char abs[4096];
+  if (!j->staged || !realpath(tmp_dir, abs)) return;
+  char note[4200];
+  snprintf(note, sizeof note, "%s/" SPILL_NOTE, j->dir);
+  FILE *f = fopen(note, "w");
+  if (!f) return; /* only a kill -9 would miss it */
+  fprintf(f, "%d\n%s\n", (int)getpid(), abs);
+  fclose(f);
+}
+
+static void drop_spill_note(job *j) {
+  char note[4200];
+  snprintf(note, sizeof note, "%s/" SPILL_NOTE, j->dir);
+  unlink(note);
 }
 
 static int stage_path(const char *out, char *buf, size_t cap) {
@@ -80,7 +132,13 @@ static int stage_out(job *j) {
   if (sfd >= 0) {
     /* left by a killed job (unlocked), or a running job's (locked) */
     int busy = flock(sfd, LOCK_EX | LOCK_NB) != 0;
-    if (!busy) nftw(j->stage, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (!busy) {
+      rm_bytes = 0;
+      remove_stale_spills(j->stage);
+      nftw(j->stage, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+      j->sum->stale_bytes = rm_bytes;
+      snprintf(j->sum->staging, sizeof j->sum->staging, "%s", j->stage);
+    }
     close(sfd);
     if (busy)
       return fail(j, HFG_EINVAL, "output directory %s is in use by another hfilegen job (%s)",
@@ -93,6 +151,7 @@ static int stage_out(job *j) {
                 strerror(-e));
   j->staged = 1;
   snprintf(j->dir, sizeof j->dir, "%s", j->stage);
+  snprintf(j->sum->staging, sizeof j->sum->staging, "%s", j->stage);
   return 0;
 }
 
@@ -193,8 +252,30 @@ static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)
 }
 
 static int manifest_body(job *j, FILE *f) {
-  fprintf(f, "{\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n  \"files\": [", (long long)j->ts,
+  fprintf(f, "{\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n", (long long)j->ts,
           j->splits.n + 1);
+  /* the counts as the summary gives them: read = written + rejected + duplicates dropped +
+   * without cells (written is summed here: the summary's total comes after publish) */
+  const hfg_build_summary *s = j->sum;
+  uint64_t written = 0;
+  for (size_t r = 0; r < s->nregions; r++) written += s->regions[r].rows;
+  fprintf(f,
+          "  \"records_read\": %llu,\n  \"records_written\": %llu,\n  \"records_rejected\": "
+          "%llu,\n  \"duplicates_dropped\": %llu,\n  \"records_without_cells\": %llu,\n",
+          (unsigned long long)s->records_read, (unsigned long long)written,
+          (unsigned long long)s->records_rejected, (unsigned long long)s->duplicates_dropped,
+          (unsigned long long)s->records_without_cells);
+  if (j->o->empty_row == HFG_EMPTY_ROW_MARKER) {
+    fprintf(f, "  \"empty_row\": \"marker\",\n  \"marker_family\": ");
+    json_str(f, (const uint8_t *)j->families[j->marker_family],
+             strlen(j->families[j->marker_family]));
+    fprintf(f, ",\n  \"marker_qualifier\": ");
+    json_str(f, (const uint8_t *)j->marker_qualifier, j->marker_qualifier_len);
+    fprintf(f, ",\n  \"marker_rows\": %llu,\n", (unsigned long long)s->marker_rows);
+  } else {
+    fprintf(f, "  \"empty_row\": \"skip\",\n");
+  }
+  fprintf(f, "  \"files\": [");
   for (size_t i = 0; i < j->nfiles; i++) {
     outfile *o = &j->files[i];
     fprintf(f, "%s\n    {\"family\": ", i ? "," : "");
@@ -271,6 +352,7 @@ int hfg_build_publish(job *j) {
   }
   if (!rc) rc = write_small_file(j, "manifest.json", manifest_body);
   if (!rc) rc = write_small_file(j, "_SUCCESS", NULL);
+  if (!rc) drop_spill_note(j);
   if (!rc) {
     int e = hfg_io_fsync_dir(j->dir);
     if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", j->dir, strerror(-e));
@@ -291,7 +373,24 @@ int hfg_build_publish(job *j) {
 /* ---- a failed job ---- */
 
 void hfg_build_cleanup_failed(job *j) {
-  for (size_t i = 0; i < j->nfiles; i++) unlink(j->files[i].tmp_path);
+  for (size_t i = 0; i < j->nfiles; i++) {
+    struct stat st;
+    if (stat(j->files[i].tmp_path, &st) == 0 && unlink(j->files[i].tmp_path) == 0)
+      j->sum->removed_bytes += (uint64_t)st.st_size;
+  }
+}
+
+int hfg_build_check_tmp_dir(job *j, const char *dir) {
+  const char *shown = j->o->tmp_dir ? j->o->tmp_dir : dir;
+  char probe[4200];
+  snprintf(probe, sizeof probe, "%s/_hfilegen-%d-probe", dir, (int)getpid());
+  int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return fail(j, errno == ENOSPC ? HFG_ENOSPC : HFG_EIO,
+                "temporary directory %s (spill runs go there): %s", shown, strerror(errno));
+  close(fd);
+  unlink(probe);
+  return 0;
 }
 
 /* After the spill files are gone: a failed job's directory comes back; the
@@ -299,6 +398,7 @@ void hfg_build_cleanup_failed(job *j) {
 void hfg_build_release_out_dir(job *j) {
   hfg_build_summary *sum = j->sum;
   const hfg_build_options *o = j->o;
+  if (j->staged) drop_spill_note(j);
   if (j->staged && rename(j->stage, o->out_dir)) {
     size_t l = strlen(sum->error);
     snprintf(sum->error + l, sizeof sum->error - l, " (the output directory is left at %s)",

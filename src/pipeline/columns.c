@@ -182,3 +182,11 @@ void hfg_colmap_free(hfg_colmap *m) {
   hfg_free(m->family_len);
   memset(m, 0, sizeof *m);
 }
+
+long hfg_colmap_add_family(hfg_colmap *m, const char *name, size_t len, hfg_err *err) {
+  if (len > MAX_FAMILY)
+    return hfg_err_set(err, HFG_EINVAL, "family %.*s: name longer than %d bytes", (int)len, name,
+                       MAX_FAMILY);
+  long f = add_family(m, name, len);
+  return f < 0 ? hfg_err_set(err, HFG_ENOMEM, "out of memory") : f;
+}

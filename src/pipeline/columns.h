@@ -60,4 +60,9 @@ long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len);
 
 void hfg_colmap_free(hfg_colmap *m);
 
+/* Index of a family name in the map, added at the end when it is not there
+ * yet (a family that holds no column, such as build's marker cell's); < 0 on
+ * error with a message in err (a name over HBase's 127 bytes, no memory). */
+long hfg_colmap_add_family(hfg_colmap *m, const char *name, size_t len, hfg_err *err);
+
 #endif

@@ -56,6 +56,8 @@ struct hfg_sorter {
   int lz4;              /* compress spill runs */
   size_t merge_mem;     /* the budget's share for merge read buffers, all readers together */
   unsigned readers;     /* iterators open at once while emitting */
+  volatile sig_atomic_t *cancel; /* hfg_sorter_set_cancel, may be NULL */
+  uint64_t discarded;   /* bytes of partial runs a failure removed */
 };
 
 uint64_t hfg_rec_seq(const uint8_t *r) { return hfg_get_be64(r + 6 + hfg_rec_klen(r)); }
@@ -291,6 +293,7 @@ static int run_close(hfg_sorter *s, run *r, wbuf *w, int ok, hfg_err *err) {
   hfg_free(w->p);
   hfg_free(w->z);
   if (!ok || rc) {
+    s->discarded += w->file_pos;
     unlink(r->path);
     hfg_free(r->path);
     hfg_free(r->seg);
@@ -543,6 +546,11 @@ int hfg_sort_iter_next(hfg_sort_iter *it, const uint8_t **rec, size_t *len, hfg_
 
 /* ---- spilling ---- */
 
+static int canceled(const hfg_sorter *s, const char *path, hfg_err *err) {
+  if (!s->cancel || !*s->cancel) return 0;
+  return hfg_err_set(err, HFG_ECANCELED, "canceled while writing spill run %s", path);
+}
+
 /* Merges all runs into one (when they exceed the fan-in). */
 static int merge_runs(hfg_sorter *s, hfg_err *err) {
   run r;
@@ -556,8 +564,11 @@ static int merge_runs(hfg_sorter *s, hfg_err *err) {
     const uint8_t *rec;
     size_t len;
     int more;
-    while (!rc && (more = hfg_sort_iter_next(it, &rec, &len, err)) > 0)
+    uint64_t k = 0;
+    while (!rc && (more = hfg_sort_iter_next(it, &rec, &len, err)) > 0) {
       rc = wbuf_put(&w, rec, len, err);
+      if (!rc && (++k & 4095) == 0) rc = canceled(s, r.path, err);
+    }
     if (!rc && more < 0) rc = more;
     hfg_sort_iter_close(it);
   }
@@ -599,9 +610,12 @@ static int spill(hfg_sorter *s, hfg_err *err) {
   for (size_t g = 0; g < s->nregions && !rc; g++) {
     region_mem *rm = &s->reg[g];
     if ((rc = wbuf_mark(&w, &r.seg[g], err)) != 0) break;
+    if ((rc = canceled(s, r.path, err)) != 0) break;
     sort_items(rm->v, rm->n);
-    for (size_t i = 0; i < rm->n && !rc; i++)
+    for (size_t i = 0; i < rm->n && !rc; i++) {
       rc = wbuf_put(&w, rm->v[i].rec, 4 + hfg_get_be32(rm->v[i].rec), err);
+      if (!rc && (i & 4095) == 4095) rc = canceled(s, r.path, err);
+    }
     rm->n = 0;
   }
   if (!rc) rc = wbuf_mark(&w, &r.seg[s->nregions], err);
@@ -700,4 +714,12 @@ uint64_t hfg_sorter_spilled_bytes(const hfg_sorter *s) { return s->spilled; }
 uint64_t hfg_sorter_region_rows(const hfg_sorter *s, size_t region) { return s->reg[region].rows; }
 uint64_t hfg_sorter_region_bytes(const hfg_sorter *s, size_t region) {
   return s->reg[region].bytes;
+}
+
+void hfg_sorter_set_cancel(hfg_sorter *s, volatile sig_atomic_t *flag) { s->cancel = flag; }
+
+uint64_t hfg_sorter_disk_bytes(const hfg_sorter *s) {
+  uint64_t n = s ? s->discarded : 0;
+  for (size_t i = 0; s && i < s->nruns; i++) n += s->runs[i].seg[s->nregions];
+  return n;
 }

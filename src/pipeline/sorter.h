@@ -22,6 +22,7 @@
 #ifndef HFG_PIPELINE_SORTER_H
 #define HFG_PIPELINE_SORTER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,15 @@ uint64_t hfg_sorter_region_rows(const hfg_sorter *s, size_t region);
 uint64_t hfg_sorter_region_bytes(const hfg_sorter *s, size_t region);
 
 void hfg_sorter_free(hfg_sorter *s);
+
+/* A cancel flag (borrowed, NULL: none): once *flag is nonzero, a spill or a
+ * merge of runs stops at the next region or 4096 records and fails with
+ * HFG_ECANCELED (the partial run removed). */
+void hfg_sorter_set_cancel(hfg_sorter *s, volatile sig_atomic_t *flag);
+
+/* Bytes of the run files on disk now (what free would remove), plus those of
+ * partial runs a failure already removed. */
+uint64_t hfg_sorter_disk_bytes(const hfg_sorter *s);
 
 /* Accessors for a record's fields. */
 static inline size_t hfg_rec_klen(const uint8_t *r) { return (size_t)r[4] << 8 | r[5]; }

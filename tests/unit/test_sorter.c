@@ -1,3 +1,5 @@
+#include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "pipeline/sorter.h"
@@ -216,4 +218,53 @@ TEST(splits_region_matches_reference) {
     }
     hfg_splits_free(&sp);
   }
+}
+
+/* A raised cancel flag stops the next spill (and a merge of runs) with
+ * HFG_ECANCELED; the partial run is removed, and free removes the others. */
+static size_t dir_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  size_t n = 0;
+  struct dirent *de;
+  while (d && (de = readdir(d)))
+    if (de->d_name[0] != '.') n++;
+  if (d) closedir(d);
+  return n;
+}
+
+TEST(cancel_stops_spill) {
+  char tmp[] = "/tmp/hfg_sorter_XXXXXX";
+  REQUIRE(mkdtemp(tmp) != NULL);
+  volatile sig_atomic_t flag = 0;
+  hfg_sorter *s = hfg_sorter_new(3, 256 << 10, tmp);
+  REQUIRE(s != NULL);
+  hfg_sorter_set_cancel(s, &flag);
+  uint8_t payload[100] = {0};
+  hfg_err e = {0};
+  int rc = 0;
+  uint64_t i = 0;
+  for (; i < 200000 && rc == 0 && hfg_sorter_runs(s) < 2; i++) {
+    uint8_t key[8];
+    hfg_put_be64(key, next());
+    rc = hfg_sorter_add(s, i % 3, key, sizeof key, i, payload, sizeof payload, &e);
+  }
+  CHECK_EQ_INT(rc, 0);
+  CHECK_EQ_INT(hfg_sorter_runs(s), 2);
+  uint64_t on_disk = hfg_sorter_disk_bytes(s);
+  CHECK(on_disk > 0);
+  CHECK_EQ_INT(dir_entries(tmp), 2);
+  flag = 1;
+  for (; i < 400000 && rc == 0; i++) {
+    uint8_t key[8];
+    hfg_put_be64(key, next());
+    rc = hfg_sorter_add(s, i % 3, key, sizeof key, i, payload, sizeof payload, &e);
+  }
+  CHECK_EQ_INT(rc, HFG_ECANCELED);
+  CHECK(strstr(e.msg, "canceled while writing spill run") != NULL);
+  CHECK_EQ_INT(hfg_sorter_runs(s), 2);   /* the partial third run is gone */
+  CHECK_EQ_INT(dir_entries(tmp), 2);
+  CHECK(hfg_sorter_disk_bytes(s) >= on_disk);
+  hfg_sorter_free(s);
+  CHECK_EQ_INT(dir_entries(tmp), 0);
+  CHECK(rmdir(tmp) == 0);
 }

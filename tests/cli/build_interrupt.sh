@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# CLI scenario: interrupted jobs. SIGTERM, SIGINT and SIGHUP in the middle of a
+# spilling build stop it: exit 128 + the signal, a message naming the signal and
+# what was removed, no staging directory, no spill run (also in a separate
+# --tmp-dir), nothing loadable in the output directory. After a kill -9 the next
+# job into the same directory removes the staging directory and the spill runs
+# (also those in --tmp-dir), says how much, and builds the same bytes as a clean
+# run. A SIGHUP that was ignored (nohup) stays ignored. An unusable --tmp-dir,
+# output parent or rejects path fails before the first record is read, naming
+# the path.
+# usage: build_interrupt.sh HFILEGEN_BINARY SOURCE_DIR
+set -u
+H=$(readlink -f "${1:?hfilegen binary}")
+SRC=$(readlink -f "${2:?source dir}")
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+has() { grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]"; }
+nothing_left() { # OUTDIR TMPDIR WHAT
+  [ -e "$1/_SUCCESS" ] && fail "$3: _SUCCESS present"
+  [ -e "$1/manifest.json" ] && fail "$3: manifest.json present"
+  local vis
+  vis=$(find "$1" -mindepth 2 -type f 2>/dev/null)
+  [ -n "$vis" ] && fail "$3: files left in the family directories: $vis"
+  ls -a "$(dirname "$1")" | grep -q hfilegen-staging && fail "$3: staging directory left"
+  [ -n "$(find "$W" -name '_hfilegen-*' 2>/dev/null)" ] &&
+    fail "$3: spill runs left: $(find "$W" -name '_hfilegen-*')"
+}
+# wait_for GLOB: until a file matching it exists (at most ~20 s)
+wait_for() {
+  local k
+  for k in $(seq 2000); do
+    compgen -G "$1" >/dev/null && return 0
+    kill -0 "$PID" 2>/dev/null || return 1
+    sleep 0.01
+  done
+  return 1
+}
+
+python3 "$SRC/tools/make_sample.py" 600000 big.csv
+BUILD=(build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --memory 8m
+       --timestamp 1720695600000 --quiet)
+mkdir tmp
+
+# start OUT [extra args]: a build in the background, PID set, stderr to OUT.err
+start() {
+  local out=$1
+  shift
+  "$H" "${BUILD[@]}" --out "$out" "$@" big.csv 2>"$out.err" &
+  PID=$!
+}
+finish() { wait "$PID"; RC=$?; ERR=$(cat "$1.err"); }
+
+# ---- SIGTERM while ingesting, spill runs in a separate --tmp-dir ----
+start term --tmp-dir tmp
+wait_for 'tmp/_hfilegen-*-run-1' || fail "SIGTERM: no spill run appeared"
+kill -TERM "$PID"
+finish term
+[ "$RC" -eq 143 ] || fail "SIGTERM: exit $RC, expected 143 ($ERR)"
+grep -qE "interrupted by SIGTERM \(canceled (during ingest|while writing spill run)[^)]*\): removed the temporary HFiles and spill runs \(" <<<"$ERR" ||
+  fail "SIGTERM: no message that names the signal and the ingest: $ERR"
+has "$ERR" "and the staging directory .term.hfilegen-staging" "SIGTERM names the staging directory"
+has "$ERR" "nothing was published in term" "SIGTERM"
+grep -qE '\(([1-9][0-9]*|0[.][1-9])[0-9.]* MB\)' <<<"$ERR" || fail "SIGTERM: no MB removed: $ERR"
+nothing_left term tmp "SIGTERM"
+
+# ---- SIGINT while writing HFiles, spill runs in the staging directory ----
+# (a script's background job starts with SIGINT ignored, which build respects
+# like nohup's SIGHUP: job control gives it the default disposition)
+set -m
+start int --threads 1 --codec gz
+set +m
+wait_for '.int.hfilegen-staging/cf/_*' || fail "SIGINT: no temporary HFile appeared"
+kill -INT "$PID"
+finish int
+[ "$RC" -eq 130 ] || fail "SIGINT: exit $RC, expected 130 ($ERR)"
+has "$ERR" "interrupted by SIGINT (canceled while writing region " "SIGINT stops the HFile writing"
+has "$ERR" "): removed the temporary HFiles and spill runs (" "SIGINT"
+nothing_left int tmp "SIGINT"
+
+# ---- SIGHUP ----
+start hup --tmp-dir tmp
+wait_for 'tmp/_hfilegen-*-run-0' || fail "SIGHUP: no spill run appeared"
+kill -HUP "$PID"
+finish hup
+[ "$RC" -eq 129 ] || fail "SIGHUP: exit $RC, expected 129 ($ERR)"
+has "$ERR" "interrupted by SIGHUP" "SIGHUP"
+nothing_left hup tmp "SIGHUP"
+
+# ---- an ignored SIGHUP (nohup) stays ignored: the job completes ----
+(trap '' HUP; exec "$H" "${BUILD[@]}" --out nohup --tmp-dir tmp big.csv 2>nohup.err) &
+PID=$!
+wait_for 'tmp/_hfilegen-*-run-0' || fail "nohup: no spill run appeared"
+kill -HUP "$PID"
+finish nohup
+[ "$RC" -eq 0 ] && [ -f nohup/_SUCCESS ] || fail "nohup: an ignored SIGHUP stopped the job: exit $RC ($ERR)"
+
+# ---- kill -9: the next job into the same directory cleans up and says how much ----
+start k9 --tmp-dir tmp
+wait_for 'tmp/_hfilegen-*-run-1' || fail "kill -9: no second spill run appeared"
+kill -KILL "$PID"
+wait "$PID" 2>/dev/null
+[ -d .k9.hfilegen-staging ] || fail "kill -9: no staging directory left to clean up (test setup)"
+[ -n "$(ls tmp)" ] || fail "kill -9: no spill run left to clean up (test setup)"
+"$H" "${BUILD[@]}" --out k9 --tmp-dir tmp big.csv 2>k9.err
+RC=$?
+ERR=$(cat k9.err)
+[ "$RC" -eq 0 ] || fail "rerun after kill -9: exit $RC ($ERR)"
+has "$ERR" "removed a killed job's staging directory .k9.hfilegen-staging with its spill runs (" "rerun after kill -9"
+grep -qE '\(([1-9][0-9]*|0[.][1-9])[0-9.]* MB\)' <<<"$ERR" || fail "rerun after kill -9: no MB removed: $ERR"
+[ -z "$(ls tmp)" ] || fail "rerun after kill -9: the killed job's spill runs are still in --tmp-dir: $(ls tmp)"
+ls -a | grep -q hfilegen-staging && fail "rerun after kill -9: a staging directory is left"
+"$H" "${BUILD[@]}" --out clean big.csv
+diff -r k9 clean >/dev/null || fail "the rerun after kill -9 differs from a clean build"
+
+# ---- early checks: before the first record, naming the path ----
+touch afile
+early() { # WHAT PATH-IN-MESSAGE ARGS...
+  local what=$1 path=$2
+  shift 2
+  "$H" "${BUILD[@]}" "$@" big.csv 2>early.err
+  RC=$?
+  ERR=$(cat early.err)
+  [ "$RC" -eq 1 ] || fail "$what: exit $RC, expected 1 ($ERR)"
+  has "$ERR" "$path" "$what names the path"
+  has "$ERR" "(0 records read" "$what fails before the first record"
+}
+early "missing --tmp-dir" "temporary directory $W/nope (spill runs go there): No such file or directory" \
+  --out e1 --tmp-dir "$W/nope"
+nothing_left e1 tmp "missing --tmp-dir"
+early "--tmp-dir is a file" "temporary directory afile (spill runs go there): Not a directory" \
+  --out e2 --tmp-dir afile
+early "output parent is a file" "afile/out: Not a directory" --out afile/out
+early "rejects parent missing" "nope/rejects.tsv: No such file or directory" --out e3 \
+  --rejects nope/rejects.tsv
+if [ "$(id -u)" != 0 ]; then # root writes anywhere
+  mkdir ro && chmod 555 ro
+  early "unwritable --tmp-dir" "temporary directory ro (spill runs go there): Permission denied" \
+    --out e4 --tmp-dir ro
+  early "unwritable output parent" "ro/out: Permission denied" --out ro/out
+  chmod 755 ro
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "build_interrupt: all checks passed"
