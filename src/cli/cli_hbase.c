@@ -40,6 +40,11 @@ int cli_hbase_flag(cli_hbase_args *a, int argc, char **argv, int *i, int take_ta
   return 1;
 }
 
+int cli_hbase_flag_takes_value(const char *f) {
+  return !strcmp(f, "--table") || !strcmp(f, "--zookeeper") || !strcmp(f, "--znode-parent") ||
+         !strcmp(f, "--hbase-site") || !strcmp(f, "--hbase-dump") || !strcmp(f, "--hbase-timeout");
+}
+
 static int file_exists(const char *p) {
   struct stat st;
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);

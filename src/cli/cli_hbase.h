@@ -30,6 +30,9 @@ typedef struct cli_hbase_args {
 int cli_hbase_flag(cli_hbase_args *a, int argc, char **argv, int *i, int take_table,
                    const char *cmd);
 
+/* 1 when `flag` is one of the flags above (including --table), which take a value. */
+int cli_hbase_flag_takes_value(const char *flag);
+
 /* Looks the table up: regions, and the schema when want_schema. Prints a clear
  * error prefixed with "hfilegen CMD: " and returns 1 on failure, 2 on a usage
  * error (no quorum), 0 on success. */
