@@ -156,44 +156,44 @@ static int server_of(const Hfg__Hbrpc__ServerName *s, hb_server *out, const char
   return 0;
 }
 
-int hb_zk_meta_server(hb_zk *z, hb_server *out, hfg_err *err) {
-  char buf[65536];
-  int len = (int)sizeof buf;
-  int rc = get_node(z, "meta-region-server", buf, &len, err);
-  if (rc) return rc;
+int hb_decode_server_znode(const uint8_t *data, size_t len, int master, hb_server *out,
+                           hfg_err *err) {
   const uint8_t *pb;
   size_t n;
-  if ((rc = hb_znode_payload((const uint8_t *)buf, (size_t)len, &pb, &n, err))) {
-    hfg_err_prefix(err, "znode %s/meta-region-server", z->parent);
+  const char *what = master ? "master" : "meta-region-server";
+  int rc = hb_znode_payload(data, len, &pb, &n, err);
+  if (rc) {
+    hfg_err_prefix(err, "znode %s", what);
     return rc;
   }
-  Hfg__Hbrpc__MetaRegionServer *m =
-      hfg__hbrpc__meta_region_server__unpack(hb_pb_allocator(), n, pb);
-  if (!m)
-    return hfg_err_set(err, HFG_ECORRUPT, "znode %s/meta-region-server: malformed protobuf",
-                       z->parent);
-  rc = server_of(m->server, out, "meta-region-server", err);
-  hfg__hbrpc__meta_region_server__free_unpacked(m, hb_pb_allocator());
+  if (master) {
+    Hfg__Hbrpc__Master *m = hfg__hbrpc__master__unpack(hb_pb_allocator(), n, pb);
+    if (!m) return hfg_err_set(err, HFG_ECORRUPT, "znode master: malformed protobuf");
+    rc = server_of(m->master, out, what, err);
+    hfg__hbrpc__master__free_unpacked(m, hb_pb_allocator());
+  } else {
+    Hfg__Hbrpc__MetaRegionServer *m =
+        hfg__hbrpc__meta_region_server__unpack(hb_pb_allocator(), n, pb);
+    if (!m) return hfg_err_set(err, HFG_ECORRUPT, "znode meta-region-server: malformed protobuf");
+    rc = server_of(m->server, out, what, err);
+    hfg__hbrpc__meta_region_server__free_unpacked(m, hb_pb_allocator());
+  }
   return rc;
 }
 
-int hb_zk_master(hb_zk *z, hb_server *out, hfg_err *err) {
+static int server_znode(hb_zk *z, int master, hb_server *out, hfg_err *err) {
   char buf[65536];
   int len = (int)sizeof buf;
-  int rc = get_node(z, "master", buf, &len, err);
+  int rc = get_node(z, master ? "master" : "meta-region-server", buf, &len, err);
   if (rc) return rc;
-  const uint8_t *pb;
-  size_t n;
-  if ((rc = hb_znode_payload((const uint8_t *)buf, (size_t)len, &pb, &n, err))) {
-    hfg_err_prefix(err, "znode %s/master", z->parent);
-    return rc;
-  }
-  Hfg__Hbrpc__Master *m = hfg__hbrpc__master__unpack(hb_pb_allocator(), n, pb);
-  if (!m) return hfg_err_set(err, HFG_ECORRUPT, "znode %s/master: malformed protobuf", z->parent);
-  rc = server_of(m->master, out, "master", err);
-  hfg__hbrpc__master__free_unpacked(m, hb_pb_allocator());
+  if ((rc = hb_decode_server_znode((const uint8_t *)buf, (size_t)len, master, out, err)))
+    hfg_err_prefix(err, "ZooKeeper %s under %s", z->hosts, z->parent);
   return rc;
 }
+
+int hb_zk_meta_server(hb_zk *z, hb_server *out, hfg_err *err) { return server_znode(z, 0, out, err); }
+
+int hb_zk_master(hb_zk *z, hb_server *out, hfg_err *err) { return server_znode(z, 1, out, err); }
 
 void hb_zk_close(hb_zk *z) {
   if (!z) return;

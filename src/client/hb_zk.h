@@ -7,6 +7,9 @@
 #ifndef HFG_CLIENT_HB_ZK_H
 #define HFG_CLIENT_HB_ZK_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "util/err.h"
 
 typedef struct hb_zk hb_zk;
@@ -27,5 +30,9 @@ int hb_zk_meta_server(hb_zk *z, hb_server *out, hfg_err *err);
 int hb_zk_master(hb_zk *z, hb_server *out, hfg_err *err);
 
 void hb_zk_close(hb_zk *z);
+
+/* Decodes a meta-region-server (master = 0) or master (master = 1) znode's data. */
+int hb_decode_server_znode(const uint8_t *data, size_t len, int master, hb_server *out,
+                           hfg_err *err);
 
 #endif

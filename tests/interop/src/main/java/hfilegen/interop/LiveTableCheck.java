@@ -427,7 +427,10 @@ public final class LiveTableCheck {
     OUT.println("NOTE split " + toSplit.getRegionNameAsString() + " at " + Bytes.toString(splitAt)
       + ", merged the regions at " + key(9 * (ROWS / REGIONS)) + " and "
       + key(10 * (ROWS / REGIONS)) + "; start keys now " + startKeys(util));
-    r = run(work, h, "splits", "--table", TABLE, "--zookeeper", zk);
+    Path dumpSplit = work.resolve("capture-after-split");
+    Files.createDirectories(dumpSplit);
+    r = run(work, h, "splits", "--table", TABLE, "--zookeeper", zk, "--hbase-dump",
+      dumpSplit.toString());
     got = Arrays.stream(r.out.split("\n")).filter(s -> !s.isEmpty()).collect(Collectors.toList());
     check("splits --table follows the split and the merge (split parent left out)",
       r.rc == 0 && got.equals(expectKeys), "want " + expectKeys + ", got " + got + "; " + r);
