@@ -79,8 +79,10 @@ int hb_zk_open(const char *quorum, unsigned client_port, const char *parent, int
   if (!z->zh) {
     int e = errno;
     hb_zk_close(z);
-    return hfg_err_set(err, HFG_EIO, "ZooKeeper quorum %s: cannot start a session: %s",
-                       quorum, e ? strerror(e) : "bad host list or unresolvable host");
+    return hfg_err_set(err, HFG_EIO,
+                       "ZooKeeper quorum %s: cannot start a session (%s: no host of the quorum "
+                       "resolves, or the host list is malformed)",
+                       quorum, e ? strerror(e) : "no detail");
   }
   long waited = 0, limit = timeout_ms > 0 ? timeout_ms : 10000;
   while (zoo_state(z->zh) != ZOO_CONNECTED_STATE) {
@@ -93,11 +95,12 @@ int hb_zk_open(const char *quorum, unsigned client_port, const char *parent, int
                          quorum);
     }
     if (waited >= limit) {
+      hfg_err_set(err, HFG_EIO,
+                  "ZooKeeper quorum %s unreachable: no session within %ld ms (check "
+                  "--zookeeper / hbase.zookeeper.quorum and the client port)",
+                  z->hosts, limit);
       hb_zk_close(z);
-      return hfg_err_set(err, HFG_EIO,
-                         "ZooKeeper quorum %s unreachable: no session within %ld ms (check "
-                         "--zookeeper / hbase.zookeeper.quorum and the client port)",
-                         quorum, limit);
+      return HFG_EIO;
     }
     sleep_ms(20);
     waited += 20;
