@@ -3,8 +3,8 @@
  * table, with no JVM (format-specs/hbase-rpc.md).
  *
  *   regions  from hbase:meta, found through ZooKeeper's meta-region-server znode;
- *            split parents and offline regions are left out and replicas are never
- *            listed, as RegionLocator does; the state row tells a disabled table
+ *            split parents are left out and replicas are never listed, as
+ *            RegionLocator does; the state row tells a disabled table
  *   schema   from the active master (znode "master"), MasterService.GetTableDescriptors:
  *            per family COMPRESSION, BLOOMFILTER (and its prefix length),
  *            BLOCKSIZE, DATA_BLOCK_ENCODING; the table's MAX_FILESIZE

@@ -117,9 +117,10 @@ static int add_cell(hb_meta_acc *a, const Hfg__Hbrpc__Cell *c, hfg_err *err) {
     return hfg_err_set(err, HFG_ECORRUPT, "hbase:meta info:regioninfo of table '%s': malformed "
                        "RegionInfo", a->row);
   int rc = 0;
-  /* RegionLocator lists neither split parents (kept in meta until the janitor
-   * removes them) nor offline regions, and only replica 0 */
-  if ((ri->has_split && ri->split) || (ri->has_offline && ri->offline)) a->t->skipped_split_parents++;
+  /* RegionLocator skips split parents (kept in meta until the catalog janitor removes
+   * them): MutableRegionInfo.isSplitParent() is isSplit(), offline or not; replicas
+   * other than 0 are never listed */
+  if (ri->has_split && ri->split) a->t->skipped_split_parents++;
   else if (!(ri->has_replica_id && ri->replica_id != 0)) rc = add_region(a, ri, err);
   hfg__hbrpc__region_info__free_unpacked(ri, hb_pb_allocator());
   return rc;
@@ -172,8 +173,8 @@ int hb_meta_finish(hb_meta_acc *a, hfg_err *err) {
                        "first: hbase shell> enable '%s')",
                        a->row, a->state < 4 ? STATE_NAMES[a->state] : "not enabled", a->row);
   if (t->nregions == 0)
-    return hfg_err_set(err, HFG_EIO, "table '%s' has no online region in hbase:meta (%zu split "
-                       "parents or offline regions)", a->row, t->skipped_split_parents);
+    return hfg_err_set(err, HFG_EIO, "table '%s' has no region in hbase:meta but %zu split "
+                       "parents", a->row, t->skipped_split_parents);
   qsort(t->regions, t->nregions, sizeof *t->regions, region_cmp);
   hfg_hbase_region *r = t->regions;
   if (r[0].start_len)

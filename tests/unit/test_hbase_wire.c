@@ -153,6 +153,30 @@ TEST(captured_meta_scan) {
   hfg_hbase_table_free(&t);
 }
 
+/* HBase 2.5.13, after Admin split the region at k10000 at k11000 and merged the regions
+ * at k18000 and k20000: the split parent stays in meta (split = offline = true) and is
+ * left out, as RegionLocator leaves it out; the merged parents are gone. */
+TEST(captured_meta_scan_after_split_and_merge) {
+  hfg_hbase_table t;
+  memset(&t, 0, sizeof t);
+  hfg_err e = {0};
+  CHECK_EQ_INT(scan_capture(DATA "after-split-2.5/000-Scan.frame", "live", &t, &e), 0);
+  CHECK_EQ_INT(t.skipped_split_parents, 1);
+  REQUIRE(t.nregions == 16);
+  const char *want[] = {"k02000", "k04000", "k06000", "k08000", "k10000", "k11000", "k12000",
+                        "k14000", "k16000", "k18000", "k22000", "k24000", "k26000", "k28000",
+                        "k30000"};
+  for (size_t i = 1; i < 16; i++)
+    CHECK(t.regions[i].start_len == 6 && !memcmp(t.regions[i].start, want[i - 1], 6));
+  CHECK(t.regions[10].end_len == 6 && !memcmp(t.regions[10].end, "k22000", 6));
+  size_t n;
+  uint8_t *p = slurp(DATA "after-split-2.5/zk-meta-region-server.bin", &n);
+  hb_server s;
+  CHECK(p && hb_decode_server_znode(p, n, 0, &s, &e) == 0 && !strcmp(s.host, "localhost"));
+  free(p);
+  hfg_hbase_table_free(&t);
+}
+
 TEST(captured_disabled_table) {
   hfg_hbase_table t;
   memset(&t, 0, sizeof t);
