@@ -5,6 +5,7 @@
 #   bash tests/cli/hbase_client.sh HFILEGEN SOURCE_DIR
 set -u
 H=$1
+SRC=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 unset HBASE_CONF_DIR
@@ -87,6 +88,10 @@ expect "plan: --regions and --table" 2 "excludes --splits and --regions" \
   "$H" plan --table t --zookeeper 127.0.0.1:1 --regions 4 --rowkey '{id}' "$T/in.csv"
 expect "splits --table with generation flags" 2 "does not go with --table" \
   "$H" splits --table t --zookeeper 127.0.0.1:1 --rowkey '{id}'
+
+# tools/export-splits.sh is a wrapper of splits --table
+expect "export-splits.sh runs splits --table" 1 "127.0.0.1:1 unreachable" \
+  env HFILEGEN="$H" bash "$SRC/tools/export-splits.sh" t --zookeeper 127.0.0.1:1 --hbase-timeout 1000
 
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]
