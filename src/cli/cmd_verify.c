@@ -393,11 +393,16 @@ int cmd_verify(int argc, char **argv) {
   if (live.hb.table) {
     if (splits_path) {
       fprintf(stderr, "hfilegen verify: --splits and --table exclude each other\n");
+      splits_free(&sp);
       return 2;
     }
     int lr = verify_live_fetch(&live, argc, argv, quiet);
-    if (!lr && splits_from_table(&live.t, &sp)) lr = 1;
+    if (!lr && splits_from_table(&live.t, &sp)) {
+      fprintf(stderr, "hfilegen verify: out of memory\n");
+      lr = 1;
+    }
     if (lr) {
+      splits_free(&sp);
       verify_live_free(&live);
       return lr;
     }

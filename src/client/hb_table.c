@@ -74,8 +74,11 @@ static int add_region(hb_meta_acc *a, const Hfg__Hbrpc__RegionInfo *ri, hfg_err 
   r->region_id = ri->region_id;
   r->start_len = ri->has_start_key ? ri->start_key.len : 0;
   r->end_len = ri->has_end_key ? ri->end_key.len : 0;
-  r->start = hfg_memdup(r->start_len ? ri->start_key.data : (const uint8_t *)"", r->start_len + 1);
-  r->end = hfg_memdup(r->end_len ? ri->end_key.data : (const uint8_t *)"", r->end_len + 1);
+  /* one spare byte so that an empty key is a valid pointer too */
+  r->start = hfg_calloc(1, r->start_len + 1);
+  r->end = hfg_calloc(1, r->end_len + 1);
+  if (r->start && r->start_len) memcpy(r->start, ri->start_key.data, r->start_len);
+  if (r->end && r->end_len) memcpy(r->end, ri->end_key.data, r->end_len);
   if (!r->start || !r->end) {
     hfg_free(r->start);
     hfg_free(r->end);
