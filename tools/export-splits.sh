@@ -1,22 +1,18 @@
 #!/usr/bin/env bash
-# Exports a live table's region boundaries as a splits file for `hfilegen verify --splits`
-# and `hfilegen build --splits`: one region start key per line (the first region's empty
-# start key omitted), bytes escaped as \xNN, which is also how `hbase shell` prints them
-# (Bytes.toStringBinary) except for the backslash, which is escaped here as \\.
+# Exports a live table's region boundaries as a splits file for `--splits`: one region start
+# key per line (the first region's empty key omitted), bytes escaped as \xNN, backslash as \\.
+# A thin wrapper of `hfilegen splits --table`, which reads hbase:meta natively (no hbase shell):
 #
-#   tools/export-splits.sh TABLE > splits.txt
+#   tools/export-splits.sh TABLE [--zookeeper host:port[,...]] [--hbase-site FILE] > splits.txt
 #
-# Needs the `hbase` launcher of the cluster on PATH.
+# Without --zookeeper / --hbase-site the quorum comes from $HBASE_CONF_DIR/hbase-site.xml.
+# HFILEGEN names the binary (default: hfilegen on PATH, else build/hfilegen of this tree).
 set -euo pipefail
-table=${1:?usage: tools/export-splits.sh TABLE}
-hbase shell -n <<EOF_RUBY 2>/dev/null | sed -n 's/^SPLITKEY //p'
-require 'java'
-java_import org.apache.hadoop.hbase.TableName
-conn = @hbase.instance_variable_get(:@connection)
-locator = conn.getRegionLocator(TableName.valueOf('${table}'))
-locator.getStartKeys.each do |k|
-  next if k.length == 0
-  s = k.to_a.map { |b| b &= 0xff; (b >= 0x20 && b <= 0x7e && b != 0x5c) ? b.chr : (b == 0x5c ? '\\\\\\\\' : format('\\\\x%02x', b)) }.join
-  puts "SPLITKEY #{s}"
-end
-EOF_RUBY
+table=${1:?usage: tools/export-splits.sh TABLE [--zookeeper QUORUM] [--hbase-site FILE]}
+shift
+h=${HFILEGEN:-}
+if [ -z "$h" ]; then
+  h=$(command -v hfilegen || true)
+  [ -n "$h" ] || h="$(cd "$(dirname "$0")/.." && pwd)/build/hfilegen"
+fi
+exec "$h" splits --table "$table" --format lines "$@"

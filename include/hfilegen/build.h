@@ -103,7 +103,27 @@ typedef struct hfg_build_options {
    * failed job does (temporaries and spill runs removed, the output directory
    * back from staging, nothing loadable). The library installs no handler. */
   volatile sig_atomic_t *cancel;
+  /* Split keys in memory instead of splits_file (build --table: the live table's region
+   * start keys but the first), strictly ascending, borrowed; splits_file wins when set. */
+  const uint8_t *const *split_keys;
+  const size_t *split_key_lens;
+  size_t nsplit_keys;
+  const char *splits_source;        /* manifest.json "splits_source"; NULL: derived */
+  /* The table's families (build --table), applied over `hfile` and under family_options;
+   * when set, every family a column maps to must be one of them. Borrowed. */
+  const struct hfg_build_family *table_families;
+  size_t ntable_families;
 } hfg_build_options;
+
+/* One family's settings from a live table; a zero/has_ field leaves the option as is. */
+typedef struct hfg_build_family {
+  const char *name;
+  int has_codec;
+  hfg_codec codec;
+  int has_bloom;
+  hfg_bloom_type bloom;
+  uint32_t block_size;              /* 0: unset */
+} hfg_build_family;
 
 void hfg_build_options_init(hfg_build_options *o);
 

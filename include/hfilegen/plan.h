@@ -61,6 +61,7 @@ typedef struct hfg_plan_options {
   size_t top;                  /* regions / values listed; 0 = 5 */
   size_t hot_capacity;         /* distinct values tracked (Space-Saving); 0 = 4096 */
   int measure_codec;           /* compress sorted sample cells with build->hfile.codec */
+  const char *splits_desc;     /* where `splits` came from (plan --table); NULL: "given split keys" */
 } hfg_plan_options;
 
 void hfg_plan_options_init(hfg_plan_options *o);

@@ -16,5 +16,8 @@ int cmd_lint(int argc, char **argv);
 int cmd_key(int argc, char **argv);
 int cmd_scan_ranges(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+/* splits --table T (no --regions): the live table's split points (cmd_splits_live.c) */
+int cmd_splits_live_wanted(int argc, char **argv);
+int cmd_splits_live(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_build_live.h"
 #include "cli/opts.h"
 #include "hfilegen/build.h"
 
@@ -40,7 +41,11 @@ static const char USAGE[] =
     "         bytes-per-checksum for one family)\n"
     "run:     --memory 1g  --tmp-dir DIR  --spill-compression none|lz4  --threads N\n"
     "         --on-duplicate error|last|first\n"
-    "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n";
+    "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n"
+    "live:    --table NAME instead of --splits: the table's region boundaries and, unless\n"
+    "         given, each family's codec, bloom and block size (and MAX_FILESIZE), from a\n"
+    "         running HBase: --zookeeper host:port[,...] [--znode-parent /hbase] or\n"
+    "         --hbase-site FILE or $HBASE_CONF_DIR/hbase-site.xml; --hbase-timeout MS\n";
 
 typedef struct progress_state {
   int quiet;
@@ -159,6 +164,8 @@ int cmd_build(int argc, char **argv) {
   char **cols = NULL;
   size_t ninputs = 0, nmaps = 0;
   progress_state ps = {0, isatty(2), 0, 0, 0};
+  cli_build_live live;
+  memset(&live, 0, sizeof live);
   int rc = 2;
   if (!inputs || !maps) goto out;
   /* the job file is read first so that flags override it */
@@ -166,6 +173,7 @@ int cmd_build(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int hk;
 #define NEED()                                                           \
   do {                                                                   \
     if (!v) {                                                            \
@@ -185,6 +193,8 @@ int cmd_build(int argc, char **argv) {
       inputs[ninputs++] = v;
     } else if (a[0] != '-' || !strcmp(a, "-")) {
       inputs[ninputs++] = a;
+    } else if ((hk = cli_hbase_flag(&live.hb, argc, argv, &i, 1, "build")) != 0) {
+      if (hk < 0) goto out;
     } else if (cli_apply_build_flag(&o, a, v, maps, &nmaps, &cols, &i)) {
       goto out;
     }
@@ -198,6 +208,8 @@ int cmd_build(int argc, char **argv) {
     fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n%s", USAGE);
     goto out;
   }
+  if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;
+  rc = 2;
   o.progress = show_progress;
   o.progress_ctx = &ps;
   ps.start = mono_now();
@@ -245,6 +257,7 @@ int cmd_build(int argc, char **argv) {
   }
   hfg_build_summary_free(&s);
 out:
+  cli_build_live_free(&live);
   free(inputs);
   free(maps);
   cli_free_columns(cols, &o);

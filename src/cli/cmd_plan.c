@@ -12,9 +12,11 @@
 
 #include "cli/chart_svg.h"
 #include "cli/cli.h"
+#include "cli/cli_hbase.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
+#include "scheme/lists.h"
 
 static const char USAGE[] =
     "usage: hfilegen plan [--job FILE] --rowkey TEMPLATE (--splits FILE | --regions N)\n"
@@ -30,6 +32,8 @@ static const char USAGE[] =
     "but the --svg chart and the --report page.\n"
     "\n"
     "  --splits FILE      split keys (one escaped key per line), as build takes them\n"
+    "  --table T          instead: the live table's regions (--zookeeper host:port[,...]\n"
+    "                     --znode-parent P --hbase-site FILE or $HBASE_CONF_DIR)\n"
     "  --regions N        without --splits: keys aligned to the scheme's buckets\n"
     "  --sample F         analyse a deterministic random fraction F of the records (0 < F <= 1)\n"
     "  --seed N           sampling seed (default 0)\n"
@@ -316,6 +320,11 @@ int cmd_plan(int argc, char **argv) {
   const char *svg = NULL, *report = NULL;
   int json = 0, rc = 2, codec_given = 0;
   hfg_plan *p = NULL;
+  cli_hbase_args hb;
+  memset(&hb, 0, sizeof hb);
+  hfg_hbase_table live;
+  memset(&live, 0, sizeof live);
+  hfg_keylist *live_keys = NULL;
   if (!inputs || !maps) goto out;
   if (cli_load_job_args(argc, argv, &o, inputs, &ninputs, maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
@@ -330,6 +339,9 @@ int cmd_plan(int argc, char **argv) {
       goto out;
     }
     uint64_t n;
+    int hk = takes ? 0 : cli_hbase_flag(&hb, argc, argv, &i, 1, "plan");
+    if (hk < 0) goto out;
+    if (hk) continue;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(USAGE, stdout);
       rc = 0;
@@ -382,6 +394,20 @@ int cmd_plan(int argc, char **argv) {
     fprintf(stderr, "hfilegen plan: --splits and --regions exclude each other\n");
     goto out;
   }
+  if (hb.table) {
+    if (o.splits_file || po.regions) {
+      fprintf(stderr, "hfilegen plan: --table excludes --splits and --regions\n");
+      goto out;
+    }
+    if ((rc = cli_hbase_fetch(&hb, 0, &live, "plan"))) goto out;
+    rc = 1;
+    if (!(live_keys = keylist_new())) goto out;
+    for (size_t k = 1; k < live.nregions; k++)
+      if (keylist_add(live_keys, live.regions[k].start, live.regions[k].start_len)) goto out;
+    po.splits = live_keys;
+    po.splits_desc = hb.source;
+    rc = 2;
+  }
   char err[1024];
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);
@@ -401,6 +427,8 @@ int cmd_plan(int argc, char **argv) {
   if (!json && (svg || report) && !rc)
     printf("\nwrote%s%s%s%s\n", svg ? " " : "", svg ? svg : "", report ? " " : "", report ? report : "");
 out:
+  hfg_keylist_free(live_keys);
+  hfg_hbase_table_free(&live);
   hfg_plan_free(p);
   free(inputs);
   free(maps);

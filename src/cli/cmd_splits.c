@@ -35,7 +35,12 @@ static void usage(FILE *f) {
           "           shell     hbase shell: create 'T', {NAME => 'CF', ...}, SPLITS => [...]\n"
           "           json      {\"algorithm\", \"regions\", \"splits\", \"splits_hex\", \"warnings\"}\n"
           "  shell defaults: --table t --family cf --codec LZ4 --bloom ROW --block-size 65536\n"
-          "With --rowkey, split keys the scheme can never produce in order are refused.\n");
+          "With --rowkey, split keys the scheme can never produce in order are refused.\n"
+          "\n"
+          "       hfilegen splits --table T [--zookeeper Q] [--format lines|shell|json] [-o FILE]\n"
+          "  without --regions: the live table's split points, from hbase:meta (connection:\n"
+          "  --zookeeper host:port[,...] --znode-parent /hbase --hbase-site FILE or\n"
+          "  $HBASE_CONF_DIR/hbase-site.xml, --hbase-timeout MS)\n");
 }
 
 /* HBase shell COMPRESSION names; hfilegen's codec names map onto them. */
@@ -71,6 +76,7 @@ static void ruby_sq(FILE *f, const char *s) {
 }
 
 int cmd_splits(int argc, char **argv) {
+  if (cmd_splits_live_wanted(argc, argv)) return cmd_splits_live(argc, argv);
   const char *tmpl = NULL, *algo_s = NULL, *fmt = "lines", *outp = NULL;
   const char *table = "t", *family = "cf", *codec = "LZ4", *bloom = "ROW";
   uint64_t regions = 0, block = 65536;

@@ -26,6 +26,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/verify_live.h"
 #include "hfilegen/reader.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -61,6 +62,11 @@ static void usage(FILE *f) {
           "                lies in one region and that no region gets more than 32 files per\n"
           "                family\n"
           "  --quiet       print only failures and the summary\n"
+          "  --table T     instead of --splits, right before the load: the live table's\n"
+          "                regions (and the changes since the build, from manifest.json),\n"
+          "                and each family's settings; connection: --zookeeper host:port[,...]\n"
+          "                --znode-parent P, --hbase-site FILE or $HBASE_CONF_DIR,\n"
+          "                --hbase-timeout MS\n"
           "exit: 0 all pass, 1 a check failed, 2 usage\n");
 }
 
@@ -269,6 +275,22 @@ static int load_splits(const char *path, splits *s) {
   return rc;
 }
 
+/* The live table's start keys (but the first) as the split keys. */
+static int splits_from_table(const hfg_hbase_table *t, splits *s) {
+  memset(s, 0, sizeof *s);
+  size_t n = t->nregions ? t->nregions - 1 : 0;
+  s->off = hfg_calloc(n + 1, sizeof *s->off);
+  s->len = hfg_calloc(n + 1, sizeof *s->len);
+  if (!s->off || !s->len) return -1;
+  for (size_t i = 0; i < n; i++) {
+    s->off[i] = s->data.len;
+    s->len[i] = t->regions[i + 1].start_len;
+    if (hfg_buf_append(&s->data, t->regions[i + 1].start, s->len[i])) return -1;
+  }
+  s->n = n;
+  return 0;
+}
+
 static int bytes_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
   size_t m = an < bn ? an : bn;
   int c = m ? memcmp(a, b, m) : 0;
@@ -336,8 +358,11 @@ static int cmp_fam(const void *a, const void *b) {
 int cmd_verify(int argc, char **argv) {
   const char *splits_path = NULL;
   int quiet = 0, nargs = 0;
+  verify_live live;
+  memset(&live, 0, sizeof live);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    int hk;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       return 0;
@@ -348,6 +373,8 @@ int cmd_verify(int argc, char **argv) {
         fprintf(stderr, "hfilegen verify: --splits needs a file\n");
         return 2;
       }
+    } else if ((hk = cli_hbase_flag(&live.hb, argc, argv, &i, 1, "verify")) != 0) {
+      if (hk < 0) return 2;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "hfilegen verify: unknown option '%s'\n", a);
       usage(stderr);
@@ -363,6 +390,24 @@ int cmd_verify(int argc, char **argv) {
   splits sp;
   memset(&sp, 0, sizeof sp);
   if (splits_path && load_splits(splits_path, &sp)) return 2;
+  if (live.hb.table) {
+    if (splits_path) {
+      fprintf(stderr, "hfilegen verify: --splits and --table exclude each other\n");
+      splits_free(&sp);
+      return 2;
+    }
+    int lr = verify_live_fetch(&live, argc, argv, quiet);
+    if (!lr && splits_from_table(&live.t, &sp)) {
+      fprintf(stderr, "hfilegen verify: out of memory\n");
+      lr = 1;
+    }
+    if (lr) {
+      splits_free(&sp);
+      verify_live_free(&live);
+      return lr;
+    }
+    splits_path = live.hb.table; /* the region checks below run against the live regions */
+  }
 
   vlist l;
   memset(&l, 0, sizeof l);
@@ -370,6 +415,10 @@ int cmd_verify(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--splits")) {
+      i++;
+      continue;
+    }
+    if (cli_hbase_flag_takes_value(a)) {
       i++;
       continue;
     }
@@ -423,8 +472,15 @@ int cmd_verify(int argc, char **argv) {
         hfg_escape_fputs(stdout, f->rep.last_row, f->rep.last_row_len);
         printf("\" span regions %zu..%zu; completebulkload would split it at the end of ", r0, r1);
         print_region(stdout, &sp, r0);
+        verify_live_cause(&live, stdout, f->rep.first_row, f->rep.first_row_len, f->rep.last_row,
+                          f->rep.last_row_len);
         fputc('\n', stdout);
       }
+    }
+    if (live.active) {
+      size_t fl;
+      const uint8_t *fam = file_family(f, &fl);
+      verify_live_family(&live, f->path, fam, fl, quiet);
     }
     if (!quiet && !span) {
       printf("OK %s: %" PRIu64 " cells, %" PRIu64 " rows, %" PRIu64 " blocks (%" PRIu64
@@ -491,6 +547,11 @@ int cmd_verify(int argc, char **argv) {
   hfg_free(g);
 
   int ok = !failed && !nfail && !nspan && !nover;
+  if (live.nbad) {
+    printf("FAIL: %zu HFile%s do not match table '%s''s family settings\n", live.nbad,
+           live.nbad == 1 ? "" : "s", live.hb.table);
+    ok = 0;
+  }
   if (ok) {
     printf("PASS: %zu HFile%s verified%s\n", l.n, l.n == 1 ? "" : "s",
            splits_path ? ", each inside one region" : "");
@@ -507,6 +568,7 @@ int cmd_verify(int argc, char **argv) {
   }
   hfg_free(l.v);
   splits_free(&sp);
+  verify_live_free(&live);
   if (fflush(stdout) != 0) return 1;
   return ok ? 0 : 1;
 }

@@ -48,6 +48,15 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
       rc = fail(j, e.code, "%s", e.msg);
       goto done;
     }
+  } else if (o->nsplit_keys) {
+    for (size_t k = 0; k < o->nsplit_keys; k++) {
+      int e = hfg_splits_add(&j->splits, o->split_keys[k], o->split_key_lens[k]);
+      if (e) {
+        rc = fail(j, e, e == HFG_ENOMEM ? "out of memory"
+                                        : "split key %zu is empty or not above the one before", k);
+        goto done;
+      }
+    }
   }
   sum->nregions = j->splits.n + 1;
   sum->regions = hfg_calloc(sum->nregions, sizeof *sum->regions);

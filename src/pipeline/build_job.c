@@ -62,11 +62,36 @@ static int parse_size(const char *v, uint64_t *out) {
 }
 
 /* Applies "FAMILY:KEY=VALUE" overrides on top of the job's HFile options. */
+/* The live table's settings per family (build --table), under --family-option. A
+ * family the table lacks would fail completebulkload ("Unmatched family names"). */
+static int apply_table_families(job *j) {
+  const hfg_build_options *o = j->o;
+  for (size_t f = 0; f < j->nfamilies; f++) {
+    const hfg_build_family *t = NULL;
+    for (size_t k = 0; k < o->ntable_families && !t; k++)
+      if (!strcmp(o->table_families[k].name, j->families[f])) t = &o->table_families[k];
+    int used = 0; /* the default family is listed even when no column lands in it */
+    for (size_t c = 0; c < j->ncols && !used; c++) used = j->cols[c].family == f;
+    if (!t && used)
+      return fail(j, HFG_EINVAL,
+                  "family '%s' is not a family of the table (completebulkload would refuse "
+                  "the output: unmatched family names)",
+                  j->families[f]);
+    if (!t) continue;
+    hfg_writer_options *w = &j->family_hfile[f];
+    if (t->has_codec) w->codec = t->codec;
+    if (t->has_bloom) w->bloom = t->bloom;
+    if (t->block_size) w->block_size = t->block_size;
+  }
+  return 0;
+}
+
 static int setup_family_options(job *j) {
   const hfg_build_options *o = j->o;
   j->family_hfile = hfg_calloc(j->nfamilies, sizeof *j->family_hfile);
   if (!j->family_hfile) return fail(j, HFG_ENOMEM, "out of memory");
   for (size_t f = 0; f < j->nfamilies; f++) j->family_hfile[f] = o->hfile;
+  if (o->ntable_families && apply_table_families(j)) return j->err.code;
   for (size_t i = 0; i < o->nfamily_options; i++) {
     const char *spec = o->family_options[i];
     const char *colon = strchr(spec, ':');

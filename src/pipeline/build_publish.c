@@ -294,7 +294,18 @@ static int manifest_body(job *j, FILE *f) {
     fprintf(f, ", \"cells\": %llu, \"bytes\": %llu}", (unsigned long long)o->cells,
             (unsigned long long)o->bytes);
   }
-  fprintf(f, "\n  ]\n}\n");
+  fprintf(f, "\n  ],\n  \"splits_source\": ");
+  char src[4200];
+  if (j->o->splits_file) snprintf(src, sizeof src, "file %s", j->o->splits_file);
+  else snprintf(src, sizeof src, "%s",
+                j->o->splits_source ? j->o->splits_source : "one region (no split keys)");
+  json_str(f, (const uint8_t *)src, strlen(src));
+  fprintf(f, ",\n  \"splits\": [");
+  for (size_t k = 0; k < j->splits.n; k++) {
+    fputs(k ? ", " : "", f);
+    json_str(f, j->splits.key[k], j->splits.len[k]);
+  }
+  fprintf(f, "]\n}\n");
   return 0;
 }
 

@@ -87,7 +87,7 @@ static int load_splits(plan_impl *pi, const hfg_plan_options *o, const hfg_schem
   int rc = 0;
   if (o->splits) {
     rc = splits_from_list(&pi->splits, o->splits, err);
-    snprintf(desc, sizeof desc, "given split keys");
+    snprintf(desc, sizeof desc, "%s", o->splits_desc ? o->splits_desc : "given split keys");
   } else if (o->build->splits_file) {
     rc = hfg_splits_load(o->build->splits_file, &pi->splits, err);
     snprintf(desc, sizeof desc, "file %s", o->build->splits_file);

@@ -2,6 +2,7 @@
 # HBase interop checks for hfilegen. See README.md beside this file.
 #
 #   tests/interop/run.sh [--hbase 2.6|2.5] [--hfilegen PATH] [--cases DIR] [--work DIR]
+#                        [--live-only]
 #
 # Builds the Java harness with Maven (downloads from Maven Central on first use), then:
 #   (a) WriteReference: HBase writes reference HFiles (+ .cells.tsv/.props) into WORK/ref,
@@ -12,6 +13,8 @@
 #   (d) BulkLoadCheck                 - WORK/bulk-selftest/* and CASES/bulk/*, one mini cluster
 #   (e) with --hfilegen: for each reference file, `hfilegen verify FILE` and
 #       `hfilegen inspect --cells --tsv FILE` diffed against FILE's .cells.tsv
+#   (f) with --hfilegen: LiveTableCheck - hfilegen's HBase client (splits/build/verify --table)
+#       against a live mini cluster; --live-only runs the build and this step alone
 # Prints one "N passed, M failed" line totalling every check; exits non-zero on any failure.
 set -u -o pipefail
 
@@ -20,9 +23,10 @@ HBASE=2.6
 HFILEGEN=""
 CASES=""
 WORK=""
+LIVE_ONLY=0
 
 usage() {
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -32,6 +36,7 @@ while [ $# -gt 0 ]; do
     --hfilegen) HFILEGEN="${2:-}"; shift 2 ;;
     --cases) CASES="${2:-}"; shift 2 ;;
     --work) WORK="${2:-}"; shift 2 ;;
+    --live-only) LIVE_ONLY=1; shift ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown argument $1" >&2; usage ;;
   esac
@@ -46,7 +51,8 @@ WORK="${WORK:-$TARGET/work}"
 mkdir -p "$WORK"
 WORK="$(cd "$WORK" && pwd)"
 LOGS="$WORK/logs"
-rm -rf "$WORK/ref" "$WORK/selftest" "$WORK/bulk-selftest" "$WORK/minicluster" "$LOGS"
+rm -rf "$WORK/ref" "$WORK/selftest" "$WORK/bulk-selftest" "$WORK/minicluster" "$LOGS" \
+  "$WORK/live" "$WORK/minicluster-live"
 mkdir -p "$LOGS"
 
 TOTAL_PASS=0
@@ -118,6 +124,24 @@ step() { # name description class args...
   echo "   $name: $(elapsed "$t") (exit $rc; HBase log: $LOGS/$name.log)"
   return "$rc"
 }
+
+# (f) hfilegen's HBase client against a live table (its own mini cluster)
+live_step() {
+  if [ -n "$HFILEGEN" ] && [ -x "$HFILEGEN" ]; then
+    step livetable "(f) LiveTableCheck: hfilegen --table against a live mini cluster" \
+      LiveTableCheck "$(cd "$(dirname "$HFILEGEN")" && pwd)/$(basename "$HFILEGEN")" "$WORK/live"
+    tally "$LOGS/livetable.out" $?
+  elif [ -n "$HFILEGEN" ]; then
+    echo "SKIP LiveTableCheck: $HFILEGEN is not an executable file (not built yet?)"
+  fi
+}
+if [ "$LIVE_ONLY" -eq 1 ]; then
+  live_step
+  echo "== total (HBase $HBASE)"
+  echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+  [ "$TOTAL_FAIL" -eq 0 ]
+  exit
+fi
 
 # (a) reference files written by HBase, and bulk-load self-test cases
 step write-reference "(a) WriteReference $WORK/ref" WriteReference "$WORK/ref"
@@ -194,6 +218,8 @@ if [ -n "$HFILEGEN" ]; then
   fi
   echo "   hfilegen: $(elapsed "$T0")"
 fi
+
+live_step
 
 echo "== total (HBase $HBASE)"
 echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"

@@ -1,0 +1,233 @@
+/* verify --table: see verify_live.h. */
+#include "cli/verify_live.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#include "hfilegen/reader.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/escape.h"
+
+static int is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* manifest.json is JSON, which libyaml reads as a flow mapping. Its "splits" are the
+ * build's split keys in the escaped form of util/escape.h. */
+static int read_manifest(verify_live *lv, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  yaml_parser_t p;
+  yaml_document_t doc;
+  int rc = -1;
+  if (!yaml_parser_initialize(&p)) {
+    fclose(f);
+    return -1;
+  }
+  yaml_parser_set_input_file(&p, f);
+  if (!yaml_parser_load(&p, &doc)) goto out;
+  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  if (root && root->type == YAML_MAPPING_NODE) {
+    for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
+         pr < root->data.mapping.pairs.top; pr++) {
+      yaml_node_t *k = yaml_document_get_node(&doc, pr->key);
+      yaml_node_t *v = yaml_document_get_node(&doc, pr->value);
+      if (k->type != YAML_SCALAR_NODE || strcmp((const char *)k->data.scalar.value, "splits") ||
+          v->type != YAML_SEQUENCE_NODE)
+        continue;
+      size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+      lv->bkeys = calloc(n + 1, sizeof *lv->bkeys);
+      lv->blens = calloc(n + 1, sizeof *lv->blens);
+      if (!lv->bkeys || !lv->blens) break;
+      rc = 0;
+      for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+           it++) {
+        yaml_node_t *e = yaml_document_get_node(&doc, *it);
+        hfg_buf b = HFG_BUF_INIT;
+        size_t bad;
+        if (e->type != YAML_SCALAR_NODE ||
+            hfg_unescape(&b, (const char *)e->data.scalar.value, e->data.scalar.length, &bad)) {
+          hfg_buf_free(&b);
+          rc = -1;
+          break;
+        }
+        lv->bkeys[lv->nb] = b.p ? b.p : hfg_calloc(1, 1);
+        lv->blens[lv->nb++] = b.len;
+      }
+      break;
+    }
+  }
+  yaml_document_delete(&doc);
+out:
+  yaml_parser_delete(&p);
+  fclose(f);
+  return rc;
+}
+
+static int cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
+  size_t m = an < bn ? an : bn;
+  int c = m ? memcmp(a, b, m) : 0;
+  return c ? c : an < bn ? -1 : an > bn;
+}
+
+static int in_build(const verify_live *lv, const uint8_t *k, size_t n) {
+  for (size_t i = 0; i < lv->nb; i++)
+    if (!cmp(lv->bkeys[i], lv->blens[i], k, n)) return 1;
+  return 0;
+}
+
+static int in_table(const verify_live *lv, const uint8_t *k, size_t n) {
+  for (size_t i = 1; i < lv->t.nregions; i++)
+    if (!cmp(lv->t.regions[i].start, lv->t.regions[i].start_len, k, n)) return 1;
+  return 0;
+}
+
+static void q(FILE *f, const uint8_t *k, size_t n) {
+  fputc('"', f);
+  hfg_escape_fputs(f, k, n);
+  fputc('"', f);
+}
+
+/* The build's region around key k: [the build split <= k, the next one). */
+static void build_region(const verify_live *lv, FILE *f, const uint8_t *k, size_t n, int strict) {
+  size_t i = 0;
+  while (i < lv->nb && (strict ? cmp(lv->bkeys[i], lv->blens[i], k, n) < 0
+                               : cmp(lv->bkeys[i], lv->blens[i], k, n) <= 0))
+    i++;
+  fputc('[', f);
+  if (i == 0) fputs("-inf", f);
+  else q(f, lv->bkeys[i - 1], lv->blens[i - 1]);
+  fputs(", ", f);
+  size_t j = i;
+  while (j < lv->nb && !cmp(lv->bkeys[j], lv->blens[j], k, n)) j++;
+  if (j >= lv->nb) fputs("+inf", f);
+  else q(f, lv->bkeys[j], lv->blens[j]);
+  fputc(')', f);
+}
+
+int verify_live_fetch(verify_live *lv, int argc, char **argv, int quiet) {
+  int rc = cli_hbase_fetch(&lv->hb, 1, &lv->t, "verify");
+  if (rc) return rc;
+  lv->active = 1;
+  for (int i = 1; i < argc && !lv->have_manifest; i++) {
+    if (argv[i][0] == '-' || !is_dir(argv[i])) continue;
+    snprintf(lv->manifest, sizeof lv->manifest, "%s/manifest.json", argv[i]);
+    if (!read_manifest(lv, lv->manifest)) lv->have_manifest = 1;
+  }
+  if (!quiet) printf("table: %s\n", lv->hb.source);
+  if (!lv->have_manifest) {
+    if (!quiet) printf("NOTE no manifest.json with \"splits\": region changes since the build "
+                       "cannot be named\n");
+    return 0;
+  }
+  /* boundaries the table has and the build had not: splits; the reverse: merges */
+  for (size_t i = 1; i < lv->t.nregions; i++) {
+    const hfg_hbase_region *r = &lv->t.regions[i];
+    if (in_build(lv, r->start, r->start_len)) continue;
+    printf("NOTE region change since the build (%s): the build's region ", lv->manifest);
+    build_region(lv, stdout, r->start, r->start_len, 0);
+    fputs(" was split at ", stdout);
+    q(stdout, r->start, r->start_len);
+    fputc('\n', stdout);
+    lv->nnotes++;
+  }
+  for (size_t i = 0; i < lv->nb; i++) {
+    if (in_table(lv, lv->bkeys[i], lv->blens[i])) continue;
+    printf("NOTE region change since the build (%s): the regions meeting at ", lv->manifest);
+    q(stdout, lv->bkeys[i], lv->blens[i]);
+    fputs(" were merged (their files now load into one region: ", stdout);
+    size_t r = hfg_hbase_region_of(&lv->t, lv->bkeys[i], lv->blens[i]);
+    const hfg_hbase_region *g = &lv->t.regions[r];
+    fputc('[', stdout);
+    if (g->start_len) q(stdout, g->start, g->start_len);
+    else fputs("-inf", stdout);
+    fputs(", ", stdout);
+    if (g->end_len) q(stdout, g->end, g->end_len);
+    else fputs("+inf", stdout);
+    fputs("))\n", stdout);
+    lv->nnotes++;
+  }
+  if (!lv->nnotes && !quiet) printf("regions: unchanged since the build (%s)\n", lv->manifest);
+  return 0;
+}
+
+void verify_live_cause(const verify_live *lv, FILE *f, const uint8_t *first, size_t first_len,
+                       const uint8_t *last, size_t last_len) {
+  if (!lv->active) return;
+  for (size_t i = 1; i < lv->t.nregions; i++) {
+    const hfg_hbase_region *r = &lv->t.regions[i];
+    if (cmp(r->start, r->start_len, first, first_len) <= 0 ||
+        cmp(r->start, r->start_len, last, last_len) > 0)
+      continue;
+    if (!lv->have_manifest) {
+      fputs("; the table's regions now meet at ", f);
+      q(f, r->start, r->start_len);
+    } else if (!in_build(lv, r->start, r->start_len)) {
+      fputs("; the build's region ", f);
+      build_region(lv, f, r->start, r->start_len, 0);
+      fputs(" was split at ", f);
+      q(f, r->start, r->start_len);
+      fputs(" since the build", f);
+    } else {
+      fputs("; the file crosses ", f);
+      q(f, r->start, r->start_len);
+      fputs(", a boundary already at build time", f);
+    }
+  }
+}
+
+void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, size_t fam_len,
+                        int quiet) {
+  if (!lv->active) return;
+  const hfg_hbase_family *tf = NULL;
+  for (size_t i = 0; i < lv->t.nfamilies && !tf; i++)
+    if (strlen(lv->t.families[i].name) == fam_len && !memcmp(lv->t.families[i].name, fam, fam_len))
+      tf = &lv->t.families[i];
+  if (!tf) {
+    printf("FAIL %s: family \"", path);
+    hfg_escape_fputs(stdout, fam, fam_len);
+    printf("\" is not a family of table '%s' (completebulkload refuses unmatched family names)\n",
+           lv->hb.table);
+    lv->nbad++;
+    return;
+  }
+  hfg_reader *r = NULL;
+  if (hfg_reader_open(path, &r)) {
+    hfg_reader_close(r);
+    return; /* the file's own verification reports it */
+  }
+  const char *codec = hfg_compression_name(hfg_reader_trailer(r)->compression);
+  const char *bloom = hfg_bloom_type_name(hfg_reader_meta(r)->bloom_type);
+  char why[512] = "";
+  size_t n = 0;
+  if (!codec || strcasecmp(codec, tf->compression))
+    n += (size_t)snprintf(why + n, sizeof why - n, "compression %s, the table says %s",
+                          codec ? codec : "?", tf->compression);
+  if (!bloom || strcasecmp(bloom, tf->bloom))
+    snprintf(why + n, sizeof why - n, "%sbloom %s, the table says %s", n ? "; " : "",
+             bloom ? bloom : "?", tf->bloom);
+  hfg_reader_close(r);
+  if (why[0]) {
+    printf("FAIL %s: family '%s': %s\n", path, tf->name, why);
+    lv->nbad++;
+  }
+  int noted = 0;
+  for (size_t i = 0; i < lv->nnoted && !noted; i++) noted = lv->noted[i] == tf;
+  if (!noted && lv->nnoted < sizeof lv->noted / sizeof *lv->noted) lv->noted[lv->nnoted++] = tf;
+  if (strcmp(tf->encoding, "NONE") && !quiet && !noted)
+    printf("NOTE family '%s' has DATA_BLOCK_ENCODING %s; hfilegen's files (%s and the others "
+           "of the family) have NONE-encoded blocks (HBase reads them; compactions encode them)\n",
+           tf->name, tf->encoding, path);
+}
+
+void verify_live_free(verify_live *lv) {
+  for (size_t i = 0; i < lv->nb; i++) hfg_free(lv->bkeys[i]);
+  free(lv->bkeys);
+  free(lv->blens);
+  hfg_hbase_table_free(&lv->t);
+}

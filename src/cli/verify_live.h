@@ -1,0 +1,48 @@
+/*
+ * verify OUT --table T, right before the load (verify_live.c): the live
+ * regions replace --splits; the region changes since the build (manifest.json's
+ * "splits" against the table's start keys now) are named, for every file that
+ * would be split and as notes; and every file's family settings are checked
+ * against the table's (family exists, COMPRESSION, BLOOMFILTER; a
+ * DATA_BLOCK_ENCODING other than NONE is a note: hfilegen writes NONE blocks).
+ */
+#ifndef HFG_CLI_VERIFY_LIVE_H
+#define HFG_CLI_VERIFY_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/cli_hbase.h"
+
+typedef struct verify_live {
+  int active;
+  cli_hbase_args hb;
+  hfg_hbase_table t;
+  uint8_t **bkeys;          /* the build's split keys (manifest.json "splits") */
+  size_t *blens;
+  size_t nb;
+  int have_manifest;
+  char manifest[4096];
+  size_t nbad;              /* files whose family settings differ from the table's */
+  size_t nnotes;
+  const hfg_hbase_family *noted[64]; /* families whose encoding note was printed */
+  size_t nnoted;
+} verify_live;
+
+/* Looks the table up and reads the manifest of the first directory in argv; prints
+ * the region changes since the build as NOTE lines (unless quiet). 0, 1 or 2. */
+int verify_live_fetch(verify_live *lv, int argc, char **argv, int quiet);
+
+/* Appends to a span FAIL line why the file crosses a boundary now. */
+void verify_live_cause(const verify_live *lv, FILE *f, const uint8_t *first, size_t first_len,
+                       const uint8_t *last, size_t last_len);
+
+/* Checks one verified file against its family's settings; prints a FAIL line (and
+ * counts it) or NOTE lines. */
+void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, size_t fam_len,
+                        int quiet);
+
+void verify_live_free(verify_live *lv);
+
+#endif

@@ -1,0 +1,487 @@
+package hfilegen.interop;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.KeyValueUtil;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.io.hfile.HFileScanner;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * {@code LiveTableCheck HFILEGEN WORK_DIR}: hfilegen's HBase client against a live mini cluster
+ * (1 master, 1 region server, ZooKeeper on loopback). Creates a 16-region table whose families
+ * differ in codec, bloom, block size and data block encoding, then runs the hfilegen binary as a
+ * subprocess (each with a timeout): {@code splits --table} must print the table's start keys;
+ * {@code build --table} must take each family's settings (read back from the HFiles' trailer and
+ * file info) and warn about the encoding it does not write; the output must bulk-load with
+ * fail-if-need-split; after one region is split and two others merged through Admin,
+ * {@code verify --table} must name exactly the files that now cross a boundary and exit 1, and
+ * a rebuild with {@code --table} must pass and load. Then the failure cases: a disabled table, a
+ * missing table, a wrong znode parent, and a stopped master, each a clear error in bounded time.
+ * Prints PASS/FAIL lines and "N passed, M failed".
+ *
+ * <p>{@code LiveTableCheck --serve WORK_DIR} (development): starts the cluster, creates the
+ * tables, writes the quorum to WORK_DIR/zk.txt and waits until WORK_DIR/stop exists.
+ */
+public final class LiveTableCheck {
+  private static final PrintStream OUT = System.out;
+  private static final String TABLE = "live";
+  private static final int ROWS = 32000;
+  private static final int REGIONS = 16;
+  private static final long TS = 1700000000000L;
+  private static final long TIMEOUT_S = 120;
+
+  private static int passed;
+  private static int failed;
+
+  private LiveTableCheck() {
+  }
+
+  private static void pass(String what) {
+    OUT.println("PASS " + what);
+    OUT.flush();
+    passed++;
+  }
+
+  private static void fail(String what, String why) {
+    OUT.println("FAIL " + what + ": " + why);
+    OUT.flush();
+    failed++;
+  }
+
+  private static void check(String what, boolean ok, String why) {
+    if (ok) {
+      pass(what);
+    } else {
+      fail(what, why);
+    }
+  }
+
+  static String key(int i) {
+    return String.format("k%05d", i);
+  }
+
+  static byte[][] splitKeys() {
+    byte[][] s = new byte[REGIONS - 1][];
+    for (int r = 1; r < REGIONS; r++) {
+      s[r - 1] = Bytes.toBytes(key(r * (ROWS / REGIONS)));
+    }
+    return s;
+  }
+
+  /** One hfilegen run: exit code, stdout, stderr, seconds. */
+  static final class Run {
+    int rc;
+    String out;
+    String err;
+    double secs;
+
+    @Override
+    public String toString() {
+      return "exit " + rc + " after " + String.format("%.1f", secs) + "s; stderr: "
+        + err.trim().replace('\n', ' ') + (out.isEmpty() ? "" : "; stdout: "
+        + (out.length() > 600 ? out.substring(0, 600) + "..." : out).trim().replace('\n', ' '));
+    }
+  }
+
+  static Run run(Path work, String... args) throws Exception {
+    Path o = Files.createTempFile(work, "out", ".txt");
+    Path e = Files.createTempFile(work, "err", ".txt");
+    ProcessBuilder pb = new ProcessBuilder(args);
+    pb.redirectOutput(o.toFile());
+    pb.redirectError(e.toFile());
+    pb.environment().remove("HBASE_CONF_DIR");
+    long t0 = System.nanoTime();
+    Process p = pb.start();
+    Run r = new Run();
+    if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      r.rc = -1;
+    } else {
+      r.rc = p.exitValue();
+    }
+    r.secs = (System.nanoTime() - t0) / 1e9;
+    r.out = new String(Files.readAllBytes(o), StandardCharsets.UTF_8);
+    r.err = new String(Files.readAllBytes(e), StandardCharsets.UTF_8);
+    Files.delete(o);
+    Files.delete(e);
+    return r;
+  }
+
+  static void createTables(HBaseTestingUtility util) throws Exception {
+    Admin admin = util.getAdmin();
+    TableDescriptorBuilder tdb = TableDescriptorBuilder.newBuilder(TableName.valueOf(TABLE));
+    tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("a"))
+      .setCompressionType(Compression.Algorithm.GZ).setBloomFilterType(BloomType.ROW)
+      .setBlocksize(8192).build());
+    tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("b"))
+      .setCompressionType(Compression.Algorithm.SNAPPY).setBloomFilterType(BloomType.ROWCOL)
+      .setBlocksize(65536).setDataBlockEncoding(DataBlockEncoding.FAST_DIFF).build());
+    tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("c"))
+      .setCompressionType(Compression.Algorithm.LZ4).setBloomFilterType(BloomType.NONE)
+      .setBlocksize(4096).build());
+    admin.createTable(tdb.build(), splitKeys());
+    util.waitUntilAllRegionsAssigned(TableName.valueOf(TABLE));
+    TableName dis = TableName.valueOf("live_disabled");
+    admin.createTable(TableDescriptorBuilder.newBuilder(dis)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of("f")).build(),
+      new byte[][] {Bytes.toBytes("m")});
+    util.waitUntilAllRegionsAssigned(dis);
+    admin.disableTable(dis);
+  }
+
+  static void writeInput(Path csv) throws IOException {
+    StringBuilder sb = new StringBuilder("id,va,vb,vc\n");
+    for (int i = 0; i < ROWS; i++) {
+      String k = key(i);
+      sb.append(k).append(',').append("alpha-").append(k).append("-").append(i * 7919 % 100003)
+        .append("-0123456789abcdefghijklmnopqrstuvwxyz").append(',')
+        .append("beta-").append(i % 97).append("-").append(k).append("-ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        .append(',').append("gamma-").append(Integer.toHexString(i * 31337)).append("-").append(k)
+        .append('\n');
+    }
+    Files.write(csv, sb.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  static List<Path> hfiles(Path out) throws IOException {
+    List<Path> l = new ArrayList<>();
+    try (Stream<Path> fams = Files.list(out)) {
+      for (Path f : fams.filter(Files::isDirectory).sorted().collect(Collectors.toList())) {
+        try (Stream<Path> fs = Files.list(f)) {
+          fs.filter(p -> !p.getFileName().toString().startsWith("_")
+            && !p.getFileName().toString().startsWith(".")).sorted().forEach(l::add);
+        }
+      }
+    }
+    return l;
+  }
+
+  /** Family settings as HBase reads them from one of hfilegen's files. */
+  static String settingsOf(Configuration conf, Path file, byte[][] firstLast) throws Exception {
+    FileSystem fs = FileSystem.getLocal(conf).getRawFileSystem();
+    HFile.Reader r = HFile.createReader(fs,
+      new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()), CacheConfig.DISABLED, true,
+      conf);
+    try {
+      String codec = r.getTrailer().getCompressionCodec().getName();
+      byte[] bt = r.getHFileInfo().get(HStoreFile.BLOOM_FILTER_TYPE_KEY);
+      String bloom = bt == null ? "NONE" : Bytes.toString(bt);
+      long blocks = r.getTrailer().getDataIndexCount();
+      long bytes = 0;
+      HFileScanner s = r.getScanner(conf, false, false);
+      if (s.seekTo()) {
+        do {
+          Cell c = s.getCell();
+          bytes += KeyValueUtil.length(c.getRowLength(), c.getFamilyLength(), c.getQualifierLength(),
+            c.getValueLength(), c.getTagsLength(), true) + 1; // + the mvcc vlong (0)
+        } while (s.next());
+      }
+      firstLast[0] = r.getFirstRowKey().orElse(null);
+      firstLast[1] = r.getLastRowKey().orElse(null);
+      long avg = blocks > 0 ? bytes / blocks : 0;
+      return codec + "," + bloom + "," + blocks + "," + avg;
+    } finally {
+      r.close();
+    }
+  }
+
+  static long countRows(HBaseTestingUtility util) throws IOException {
+    long n = 0;
+    try (Table t = util.getConnection().getTable(TableName.valueOf(TABLE));
+      ResultScanner s = t.getScanner(new Scan())) {
+      for (Result r : s) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  static String bulkLoad(HBaseTestingUtility util, Path out, String name) {
+    try {
+      Configuration conf = util.getConfiguration();
+      FileSystem dfs = util.getTestFileSystem();
+      org.apache.hadoop.fs.Path dst = new org.apache.hadoop.fs.Path("/live/" + name);
+      FileUtil.copy(FileSystem.getLocal(conf),
+        new org.apache.hadoop.fs.Path(out.toAbsolutePath().toUri()), dfs, dst, false, conf);
+      Configuration lc = new Configuration(conf);
+      lc.setBoolean("hbase.loadincremental.fail.if.need.split.hfile", true);
+      if (BulkLoadHFiles.create(lc).bulkLoad(TableName.valueOf(TABLE), dst).isEmpty()) {
+        return "loaded nothing";
+      }
+      return null;
+    } catch (Exception e) {
+      return Fail.describe(e);
+    }
+  }
+
+  static List<String> startKeys(HBaseTestingUtility util) throws IOException {
+    try (RegionLocator l = util.getConnection().getRegionLocator(TableName.valueOf(TABLE))) {
+      List<String> s = new ArrayList<>();
+      for (byte[] k : l.getStartKeys()) {
+        if (k.length > 0) {
+          s.add(Esc.encode(k));
+        }
+      }
+      return s;
+    }
+  }
+
+  static String[] buildArgs(String h, String zk, Path csv, Path out) {
+    return new String[] {h, "build", "--table", TABLE, "--zookeeper", zk, "--rowkey", "{id}",
+      "--map", "va=a:q", "--map", "vb=b:q", "--map", "vc=c:q", "--timestamp",
+      Long.toString(TS), "--threads", "2", "--memory", "64m", "--out", out.toString(),
+      csv.toString()};
+  }
+
+  public static void main(String[] args) throws Exception {
+    boolean serve = args.length == 2 && args[0].equals("--serve");
+    if (args.length != 2) {
+      System.err.println("usage: LiveTableCheck HFILEGEN WORK_DIR | --serve WORK_DIR");
+      System.exit(2);
+    }
+    System.setOut(System.err);
+    Path work = Paths.get(args[1]).toAbsolutePath();
+    Files.createDirectories(work);
+    String given = System.getProperty("bulkcheck.dir");
+    Path base = given != null ? Paths.get(given + "-live") : work.resolve("minicluster");
+    Files.createDirectories(base);
+    System.setProperty("test.build.data.basedirectory", base.toAbsolutePath().toString());
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hadoop.tmp.dir", base.resolve("hadoop-tmp").toAbsolutePath().toString());
+    conf.setInt("hbase.master.info.port", -1);
+    conf.setInt("hbase.regionserver.info.port", -1);
+    // the split parent stays in meta (split=true, offline=true) as long as the janitor sleeps
+    conf.setInt("hbase.catalogjanitor.interval", 3600000);
+    HBaseTestingUtility util = new HBaseTestingUtility(conf);
+    long t0 = System.nanoTime();
+    try {
+      util.startMiniCluster(StartMiniClusterOption.builder().numMasters(1).numRegionServers(1)
+        .numDataNodes(1).build());
+      createTables(util);
+    } catch (Throwable t) {
+      OUT.println("FAIL mini cluster: could not start : " + Fail.describe(t));
+      OUT.println("0 passed, 1 failed");
+      OUT.flush();
+      Runtime.getRuntime().halt(1);
+    }
+    String zk = "127.0.0.1:" + util.getZkCluster().getClientPort();
+    OUT.printf("NOTE mini cluster up with table '%s' (%d regions) in %.1fs; ZooKeeper %s%n",
+      TABLE, REGIONS, (System.nanoTime() - t0) / 1e9, zk);
+    OUT.flush();
+    if (serve) {
+      Files.write(work.resolve("zk.txt"), (zk + "\n").getBytes(StandardCharsets.UTF_8));
+      while (!Files.exists(work.resolve("stop"))) {
+        Thread.sleep(500);
+      }
+      Runtime.getRuntime().halt(0);
+    }
+    try {
+      checks(util, args[0], zk, work);
+    } catch (Throwable t) {
+      fail("LiveTableCheck", "unexpected error : " + Fail.describe(t));
+    }
+    OUT.println(passed + " passed, " + failed + " failed");
+    OUT.flush();
+    // The master is stopped by the last check; a clean shutdown would wait for it.
+    Runtime.getRuntime().halt(failed == 0 ? 0 : 1);
+  }
+
+  static void checks(HBaseTestingUtility util, String h, String zk, Path work) throws Exception {
+    Configuration conf = util.getConfiguration();
+    // 1. splits --table equals the table's start keys
+    List<String> want = startKeys(util);
+    Run r = run(work, h, "splits", "--table", TABLE, "--zookeeper", zk);
+    List<String> got = Arrays.stream(r.out.split("\n")).filter(s -> !s.isEmpty())
+      .collect(Collectors.toList());
+    check("splits --table " + TABLE + " prints the " + want.size() + " start keys of "
+      + "RegionLocator", r.rc == 0 && got.equals(want), "want " + want + ", got " + got + "; "
+      + r);
+    Path dump = work.resolve("capture");
+    Files.createDirectories(dump);
+    r = run(work, h, "splits", "--table", TABLE, "--zookeeper", zk, "--format", "shell",
+      "--hbase-dump", dump.toString());
+    check("splits --table --format shell names each family's settings", r.rc == 0
+      && r.out.contains("{NAME => 'a', COMPRESSION => 'GZ', BLOOMFILTER => 'ROW', BLOCKSIZE => "
+        + "'8192'}") && r.out.contains("DATA_BLOCK_ENCODING => 'FAST_DIFF'")
+      && r.out.contains("SPLITS => [\"k02000\""), r.toString());
+
+    // 2. build --table takes the split points and each family's settings
+    Path csv = work.resolve("input.csv");
+    writeInput(csv);
+    Path out = work.resolve("out1");
+    FileUtil.fullyDelete(out.toFile());
+    r = run(work, buildArgs(h, zk, csv, out));
+    check("build --table succeeds", r.rc == 0 && Files.exists(out.resolve("_SUCCESS")),
+      r.toString());
+    check("build --table warns that family b's FAST_DIFF encoding is written as NONE",
+      r.err.contains("FAST_DIFF") && r.err.contains("NONE") && r.err.contains("'b'"), r.err);
+    String manifest = Files.exists(out.resolve("manifest.json"))
+      ? new String(Files.readAllBytes(out.resolve("manifest.json")), StandardCharsets.UTF_8) : "";
+    check("manifest.json records the live region boundaries", manifest.contains(
+      "\"splits_source\": \"table live") && manifest.contains("\"k30000\""), "manifest: "
+      + (manifest.length() > 300 ? manifest.substring(0, 300) : manifest));
+    List<Path> files = Files.exists(out) ? hfiles(out) : new ArrayList<>();
+    String[][] wantSettings = {{"a", "gz", "ROW", "8192"}, {"b", "snappy", "ROWCOL", "65536"},
+      {"c", "lz4", "NONE", "4096"}};
+    for (String[] w : wantSettings) {
+      List<Path> ff = files.stream().filter(p -> p.getParent().getFileName().toString()
+        .equals(w[0])).collect(Collectors.toList());
+      String bad = ff.size() == REGIONS ? null : ff.size() + " files, want " + REGIONS;
+      for (Path f : ff) {
+        if (bad != null) {
+          break;
+        }
+        String[] s = settingsOf(conf, f, new byte[2][]).split(",");
+        long bs = Long.parseLong(w[3]);
+        long blocks = Long.parseLong(s[2]);
+        long avg = Long.parseLong(s[3]);
+        if (!s[0].equals(w[1]) || !s[1].equals(w[2])) {
+          bad = f + ": codec " + s[0] + ", bloom " + s[1];
+        } else if (blocks < 2 || avg < bs / 2 || avg > bs + bs / 2 + 512) {
+          bad = f + ": " + blocks + " data blocks of " + avg + " bytes on average for BLOCKSIZE "
+            + bs;
+        }
+      }
+      check("family " + w[0] + " files carry the table's settings (" + w[1] + ", " + w[2]
+        + ", blocks of ~" + w[3] + " bytes) as HBase reads them", bad == null, String
+        .valueOf(bad));
+    }
+
+    // 3. the output bulk-loads with fail-if-need-split
+    String lerr = bulkLoad(util, out, "out1");
+    long rows = lerr == null ? countRows(util) : -1;
+    check("BulkLoadHFilesTool (fail.if.need.split.hfile) loads build --table output", lerr == null
+      && rows == ROWS, lerr != null ? lerr : rows + " rows, want " + ROWS);
+    r = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
+    check("verify --table passes right after the build", r.rc == 0 && r.out.contains("PASS"),
+      r.toString());
+
+    // 4. split one region and merge two others, then verify must name the crossing files
+    Admin admin = util.getAdmin();
+    TableName tn = TableName.valueOf(TABLE);
+    byte[] splitAt = Bytes.toBytes(key(5 * (ROWS / REGIONS) + 1000));
+    RegionInfo toSplit = null;
+    RegionInfo m1 = null;
+    RegionInfo m2 = null;
+    for (RegionInfo ri : admin.getRegions(tn)) {
+      String s = Bytes.toString(ri.getStartKey());
+      if (s.equals(key(5 * (ROWS / REGIONS)))) {
+        toSplit = ri;
+      } else if (s.equals(key(9 * (ROWS / REGIONS)))) {
+        m1 = ri;
+      } else if (s.equals(key(10 * (ROWS / REGIONS)))) {
+        m2 = ri;
+      }
+    }
+    admin.splitRegionAsync(toSplit.getRegionName(), splitAt).get(120, TimeUnit.SECONDS);
+    admin.mergeRegionsAsync(new byte[][] {m1.getRegionName(), m2.getRegionName()}, false)
+      .get(120, TimeUnit.SECONDS);
+    List<String> expectKeys = new ArrayList<>();
+    for (byte[] k : splitKeys()) {
+      String s = Bytes.toString(k);
+      if (!s.equals(key(10 * (ROWS / REGIONS)))) {
+        expectKeys.add(s);
+      }
+    }
+    expectKeys.add(Bytes.toString(splitAt));
+    expectKeys.sort(null);
+    long deadline = System.currentTimeMillis() + 60000;
+    while (!startKeys(util).equals(expectKeys) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(200);
+    }
+    OUT.println("NOTE split " + toSplit.getRegionNameAsString() + " at " + Bytes.toString(splitAt)
+      + ", merged the regions at " + key(9 * (ROWS / REGIONS)) + " and "
+      + key(10 * (ROWS / REGIONS)) + "; start keys now " + startKeys(util));
+    Path dumpSplit = work.resolve("capture-after-split");
+    Files.createDirectories(dumpSplit);
+    r = run(work, h, "splits", "--table", TABLE, "--zookeeper", zk, "--hbase-dump",
+      dumpSplit.toString());
+    got = Arrays.stream(r.out.split("\n")).filter(s -> !s.isEmpty()).collect(Collectors.toList());
+    check("splits --table follows the split and the merge (split parent left out)",
+      r.rc == 0 && got.equals(expectKeys), "want " + expectKeys + ", got " + got + "; " + r);
+    Set<String> crossing = new TreeSet<>();
+    for (Path f : files) {
+      byte[][] fl = new byte[2][];
+      settingsOf(conf, f, fl);
+      if (Bytes.compareTo(fl[0], splitAt) < 0 && Bytes.compareTo(fl[1], splitAt) >= 0) {
+        crossing.add(f.toString());
+      }
+    }
+    r = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
+    Set<String> named = new TreeSet<>();
+    for (String line : r.out.split("\n")) {
+      if (line.startsWith("FAIL ") && line.contains(" span regions")) {
+        named.add(line.substring(5, line.indexOf(": rows")));
+      }
+    }
+    check("verify --table exits 1 naming exactly the " + crossing.size() + " files that now "
+      + "cross the new boundary", r.rc == 1 && named.equals(crossing) && crossing.size() == 3,
+      "want " + crossing + ", named " + named + "; " + r);
+    check("verify --table names the region changes (split at " + Bytes.toString(splitAt)
+      + ", merge at " + key(10 * (ROWS / REGIONS)) + ")", r.out.contains("split at \""
+        + Bytes.toString(splitAt) + "\"") && r.out.contains("merged"), r.out);
+
+    // 5. a rebuild against the changed table passes and loads
+    Path out2 = work.resolve("out2");
+    FileUtil.fullyDelete(out2.toFile());
+    r = run(work, buildArgs(h, zk, csv, out2));
+    Run v = run(work, h, "verify", out2.toString(), "--table", TABLE, "--zookeeper", zk);
+    check("a rebuild with --table passes verify --table", r.rc == 0 && v.rc == 0, r + " / " + v);
+    lerr = bulkLoad(util, out2, "out2");
+    rows = lerr == null ? countRows(util) : -1;
+    check("the rebuild bulk-loads with fail.if.need.split.hfile", lerr == null && rows == ROWS,
+      lerr != null ? lerr : rows + " rows, want " + ROWS);
+
+    // 6. clear errors in bounded time
+    r = run(work, h, "splits", "--table", "live_disabled", "--zookeeper", zk);
+    check("a disabled table is refused clearly", r.rc == 1 && r.err.contains("DISABLED")
+      && r.secs < 30, r.toString());
+    r = run(work, h, "build", "--table", "no_such_table", "--zookeeper", zk, "--rowkey", "{id}",
+      "--out", work.resolve("out-missing").toString(), csv.toString());
+    check("a missing table is refused clearly", r.rc == 1 && r.err.contains("not found")
+      && r.secs < 30 && !Files.exists(work.resolve("out-missing/_SUCCESS")), r.toString());
+    r = run(work, h, "splits", "--table", TABLE, "--zookeeper", zk, "--znode-parent", "/nohbase");
+    check("a wrong znode parent is refused clearly", r.rc == 1 && r.err.contains("znode-parent")
+      && r.secs < 30, r.toString());
+    util.getMiniHBaseCluster().stopMaster(0);
+    util.getMiniHBaseCluster().waitOnMaster(0);
+    r = run(work, buildArgs(h, zk, csv, work.resolve("out-nomaster")));
+    check("a stopped master is reported clearly in bounded time", r.rc == 1
+      && r.err.contains("master") && r.secs < 60, r.toString());
+  }
+}
