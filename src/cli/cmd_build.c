@@ -110,15 +110,13 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
 int cmd_build(int argc, char **argv) {
   hfg_build_options o;
   hfg_build_options_init(&o);
-  const char **inputs = calloc((size_t)argc, sizeof *inputs);
-  const char **maps = calloc((size_t)argc, sizeof *maps);
+  const char **inputs = NULL, **maps = NULL;
   char **cols = NULL;
   size_t ninputs = 0, nmaps = 0;
   progress_state ps = {0, isatty(2), 0, 0, 0};
   int rc = 2;
-  if (!inputs || !maps) goto out;
   /* the job file is read first so that flags override it */
-  if (cli_load_job_args(argc, argv, &o, inputs, &ninputs, maps, &nmaps)) goto out;
+  if (cli_load_job_args(argc, argv, &o, &inputs, &ninputs, &maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;

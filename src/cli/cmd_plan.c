@@ -294,6 +294,7 @@ static int write_file(const char *path, const hfg_plan *p, const char *inputs, i
 static int parse_fraction(const char *v, double *out) {
   char *end;
   errno = 0;
+  if (!(v[0] == '.' || (v[0] >= '0' && v[0] <= '9'))) return -1; /* no space, sign, inf, nan */
   double d = strtod(v, &end);
   if (*end == '%') d /= 100, end++;
   if (end == v || *end || errno || !(d > 0 && d <= 1)) return -1;
@@ -307,15 +308,13 @@ int cmd_plan(int argc, char **argv) {
   hfg_plan_options po;
   hfg_plan_options_init(&po);
   po.build = &o;
-  const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-  const char **maps = calloc((size_t)argc + 1, sizeof *maps);
+  const char **inputs = NULL, **maps = NULL;
   char **cols = NULL;
   size_t ninputs = 0, nmaps = 0;
   const char *svg = NULL, *report = NULL;
   int json = 0, rc = 2, codec_given = 0;
   hfg_plan *p = NULL;
-  if (!inputs || !maps) goto out;
-  if (cli_load_job_args(argc, argv, &o, inputs, &ninputs, maps, &nmaps)) goto out;
+  if (cli_load_job_args(argc, argv, &o, &inputs, &ninputs, &maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -83,7 +83,10 @@ int cmd_splits(int argc, char **argv) {
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
   char **cols = NULL;
   int rc = 2;
-  if (!inputs) return 2;
+  if (!inputs) {
+    fprintf(stderr, "hfilegen splits: out of memory\n");
+    return 2;
+  }
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -100,7 +103,8 @@ int cmd_splits(int argc, char **argv) {
       else if (!strcmp(a, "--sample")) {
         char *end;
         po.sample = strtod(argv[++i], &end);
-        if (*end || !(po.sample > 0 && po.sample <= 1)) {
+        if (!(v[0] == '.' || (v[0] >= '0' && v[0] <= '9')) || *end ||
+            !(po.sample > 0 && po.sample <= 1)) {
           fprintf(stderr, "hfilegen splits: bad --sample '%s' (a fraction in (0, 1])\n", v);
           goto done;
         }
@@ -134,8 +138,8 @@ int cmd_splits(int argc, char **argv) {
     else if (!strcmp(a, "--codec")) codec = v;
     else if (!strcmp(a, "--bloom")) bloom = v;
     else if (!strcmp(a, "--block-size")) {
-      if (cli_parse_u64(v, &block) || block == 0) {
-        fprintf(stderr, "hfilegen splits: bad --block-size '%s'\n", v);
+      if (cli_parse_size(v, &block) || block == 0 || block > (1u << 30)) {
+        fprintf(stderr, "hfilegen splits: bad --block-size '%s' (a size from 1 to 1g, e.g. 64k)\n", v);
         goto done;
       }
     } else {
@@ -222,6 +226,7 @@ int cmd_splits(int argc, char **argv) {
         const uint8_t *k = hfg_keylist_get(l, i, &len);
         char *q;
         if (hfg_key_format(k, len, HFG_KEYFMT_SHELL, &q)) {
+          fprintf(stderr, "hfilegen splits: out of memory\n");
           rc = 1;
           break;
         }
