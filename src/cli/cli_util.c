@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hfilegen/reader.h"
+#include "pipeline/splits.h"
 #include "util/buf.h"
 #include "util/escape.h"
 
@@ -95,4 +96,12 @@ const char *cli_human(uint64_t n, char buf[32]) {
   if (u == 0) snprintf(buf, 32, "%" PRIu64 " B", n);
   else snprintf(buf, 32, "%.1f %s", v, unit[u]);
   return buf;
+}
+
+void cli_warn_splits(const char *cmd, const char *path) {
+  hfg_splits sp;
+  hfg_err e = {0};
+  if (!path || hfg_splits_load(path, &sp, &e)) return; /* the command reports errors */
+  if (sp.n == 0) fprintf(stderr, "hfilegen %s: warning: %s: no split points: one region\n", cmd, path);
+  hfg_splits_free(&sp);
 }

@@ -30,4 +30,8 @@ void cli_json_key(FILE *f, const uint8_t *key, size_t len);
 /* Human-readable size: "123 B", "4.5 KiB", ... into buf. */
 const char *cli_human(uint64_t n, char buf[32]);
 
+/* Warns on stderr when the splits file at path holds no split point (the
+ * build then writes one region); load errors are left to the command. */
+void cli_warn_splits(const char *cmd, const char *path);
+
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/build.h"
 
@@ -152,6 +153,7 @@ int cmd_build(int argc, char **argv) {
     fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n%s", USAGE);
     goto out;
   }
+  cli_warn_splits("build", o.splits_file);
   o.progress = show_progress;
   o.progress_ctx = &ps;
   ps.start = mono_now();

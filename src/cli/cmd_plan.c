@@ -379,6 +379,7 @@ int cmd_plan(int argc, char **argv) {
     fprintf(stderr, "hfilegen plan: --splits and --regions exclude each other\n");
     goto out;
   }
+  cli_warn_splits("plan", o.splits_file);
   char err[1024];
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);

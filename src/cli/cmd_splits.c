@@ -14,6 +14,7 @@
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
 #include "hfilegen/scheme.h"
+#include "pipeline/splits.h"
 #include "util/escape.h"
 
 static void usage(FILE *f) {
@@ -206,12 +207,21 @@ int cmd_splits(int argc, char **argv) {
   }
   size_t n = hfg_keylist_count(l);
   if (!strcmp(fmt, "lines")) {
-    for (size_t i = 0; i < n; i++) {
+    hfg_buf line = HFG_BUF_INIT;
+    for (size_t i = 0; i < n && rc == 0; i++) {
       size_t len;
       const uint8_t *k = hfg_keylist_get(l, i, &len);
-      hfg_escape_fputs(f, k, len);
+      hfg_buf_reset(&line);
+      /* the line reads back as k (a leading '#' or trailing space escaped) */
+      if (hfg_splits_line(&line, k, len)) {
+        fprintf(stderr, "hfilegen splits: out of memory\n");
+        rc = 1;
+        break;
+      }
+      fwrite(line.p, 1, line.len, f);
       fputc('\n', f);
     }
+    hfg_buf_free(&line);
   } else if (!strcmp(fmt, "shell")) {
     fputs("create ", f);
     ruby_sq(f, table);

@@ -98,5 +98,23 @@ check "a family with '-' and digits is fine" '"$H" build --rowkey "{id}" --out "
 refused "zstd-hadoop" "${B[@]}" --family-option cf:codec=zstd "$IN"
 refused "zstd-hbase" "${B[@]}" --codec zstd "$IN"
 
+# 6. splits files: '#' comments, trailing whitespace refused with the line, empty file warned
+printf '# salt buckets\n1\n2 \n3\n' > "$T/sp_ws.txt"
+"$H" build --rowkey '{id % 4}|{id}' --splits "$T/sp_ws.txt" --out "$T/sp1" --quiet "$IN" 2> "$T/sp1.err"
+check "a split key ending in a space is refused naming the line" \
+  'grep -q "sp_ws.txt line 3: the key ends in a space" "$T/sp1.err" && [ ! -e "$T/sp1/_SUCCESS" ]'
+refused "sp_ws.txt line 3" "$H" verify --splits "$T/sp_ws.txt" "$T/bs1"
+printf '# salt buckets\n1\n2\\x20\n3\n' > "$T/sp_ok.txt"
+"$H" build --rowkey '{id % 4}|{id}' --splits "$T/sp_ok.txt" --out "$T/sp2" --quiet "$IN" 2> "$T/sp2.err"
+check "comments skipped, an escaped trailing space is a key: 4 regions" \
+  '[ -f "$T/sp2/_SUCCESS" ] && "$H" verify --splits "$T/sp_ok.txt" "$T/sp2" | grep -q "regions: 4 from 3 split keys"'
+printf '# no splits yet\n\n' > "$T/sp_empty.txt"
+"$H" build --rowkey '{id}' --splits "$T/sp_empty.txt" --out "$T/sp3" --quiet "$IN" 2> "$T/sp3.err"
+check "an empty splits file warns (one region) and builds" \
+  'grep -q "sp_empty.txt: no split points: one region" "$T/sp3.err" && [ -f "$T/sp3/_SUCCESS" ]'
+"$H" splits --algo uniform --regions 256 > "$T/u256.txt"
+check "generated split lines read back (a '#' key escaped): 255 keys" \
+  'grep -qx "\\\\x23\\\\x00.*" "$T/u256.txt" && "$H" verify --splits "$T/u256.txt" "$T/sp3" | grep -q "from 255 split keys"'
+
 echo "job_and_flags: $passes passed, $fails failed"
 [ $fails -eq 0 ]
