@@ -32,10 +32,14 @@ static void usage(FILE *f) {
           "         uniform     UniformSplit, 8 raw bytes\n"
           "         sample      balanced by HFile bytes: quantiles of the template's keys over (a\n"
           "                     --sample fraction of) the --input records (see hfilegen plan)\n"
-          "  --format lines     one key per line, bytes escaped (\\\\, \\xNN): a splits file (default)\n"
+          "  --format lines     one key per line, bytes escaped (\\\\, \\xNN): a splits file (default);\n"
+          "                     in a splits file '#' starts a comment line, and a key starting\n"
+          "                     with '#' or ending in a space/TAB is written \\x23, \\x20, \\x09\n"
+          "                     (trailing whitespace is refused); an empty file is one region\n"
           "           shell     hbase shell: create 'T', {NAME => 'CF', ...}, SPLITS => [...]\n"
           "           json      {\"algorithm\", \"regions\", \"splits\", \"splits_hex\", \"warnings\"}\n"
-          "  shell defaults: --table t --family cf --codec LZ4 --bloom ROW --block-size 65536\n"
+          "  shell defaults: --table t --family cf --codec NONE --bloom ROW --block-size 64k\n"
+          "                  (build's defaults: pass build's --codec/--bloom/--block-size here too)\n"
           "With --rowkey, split keys the scheme can never produce in order are refused.\n");
 }
 
@@ -73,7 +77,7 @@ static void ruby_sq(FILE *f, const char *s) {
 
 int cmd_splits(int argc, char **argv) {
   const char *tmpl = NULL, *algo_s = NULL, *fmt = "lines", *outp = NULL;
-  const char *table = "t", *family = "cf", *codec = "LZ4", *bloom = "ROW";
+  const char *table = "t", *family = "cf", *codec = "NONE", *bloom = "ROW"; /* build's defaults */
   uint64_t regions = 0, block = 65536;
   int have_regions = 0;
   /* --algo sample: the input, read as build reads it */

@@ -116,5 +116,10 @@ check "an empty splits file warns (one region) and builds" \
 check "generated split lines read back (a '#' key escaped): 255 keys" \
   'grep -qx "\\\\x23\\\\x00.*" "$T/u256.txt" && "$H" verify --splits "$T/u256.txt" "$T/sp3" | grep -q "from 255 split keys"'
 
+# 7. small things: version, help COMMAND, splits' shell defaults are build's (NONE)
+check "--version and version print the CMake version" '"$H" --version | grep -qx "hfilegen [0-9][0-9.]*" && [ "$("$H" version)" = "$("$H" --version)" ]'
+check "help build is build --help" '[ "$("$H" help build)" = "$("$H" build --help)" ]'
+check "splits --format shell defaults to build's codec NONE" '"$H" splits --regions 2 --format shell | grep -q "COMPRESSION => '"'"'NONE'"'"'"'
+
 echo "job_and_flags: $passes passed, $fails failed"
 [ $fails -eq 0 ]
