@@ -160,6 +160,13 @@ typedef struct hfg_build_summary {
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);
 void hfg_build_summary_free(hfg_build_summary *s);
 
+/* 0 when name[0..len) is a column family HBase accepts and completebulkload
+ * loads (ColumnFamilyDescriptorBuilder.isLegalColumnFamilyName: not empty, no
+ * leading '.', no control characters, ':', '/' or '\\', not "recovered.edits";
+ * and no leading '_', which the bulk loader skips); otherwise -1 with *why (may
+ * be NULL) set to a static reason. */
+int hfg_family_name_check(const char *name, size_t len, const char **why);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hfilegen/reader.h"
+#include "pipeline/splits.h"
 #include "util/buf.h"
 #include "util/escape.h"
 
@@ -107,4 +108,12 @@ void cli_template_caret(FILE *f, const char *tmpl, const char *err) {
   for (unsigned long i = 0; i + 1 < pos; i++)
     if (((unsigned char)tmpl[i] & 0xc0) != 0x80) fputc(tmpl[i] == '\t' ? '\t' : ' ', f);
   fputs("^\n", f);
+}
+
+void cli_warn_splits(const char *cmd, const char *path) {
+  hfg_splits sp;
+  hfg_err e = {0};
+  if (!path || hfg_splits_load(path, &sp, &e)) return; /* the command reports errors */
+  if (sp.n == 0) fprintf(stderr, "hfilegen %s: warning: %s: no split points: one region\n", cmd, path);
+  hfg_splits_free(&sp);
 }

@@ -35,4 +35,8 @@ const char *cli_human(uint64_t n, char buf[32]);
  * (nothing for a preset, whose positions are in its expansion). */
 void cli_template_caret(FILE *f, const char *tmpl, const char *err);
 
+/* Warns on stderr when the splits file at path holds no split point (the
+ * build then writes one region); load errors are left to the command. */
+void cli_warn_splits(const char *cmd, const char *path);
+
 #endif

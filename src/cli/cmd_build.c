@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_build_live.h"
+#include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/build.h"
 
@@ -159,17 +160,15 @@ static const char *signal_name(int sig) {
 int cmd_build(int argc, char **argv) {
   hfg_build_options o;
   hfg_build_options_init(&o);
-  const char **inputs = calloc((size_t)argc, sizeof *inputs);
-  const char **maps = calloc((size_t)argc, sizeof *maps);
+  const char **inputs = NULL, **maps = NULL;
   char **cols = NULL;
   size_t ninputs = 0, nmaps = 0;
   progress_state ps = {0, isatty(2), 0, 0, 0};
   cli_build_live live;
   memset(&live, 0, sizeof live);
   int rc = 2;
-  if (!inputs || !maps) goto out;
   /* the job file is read first so that flags override it */
-  if (cli_load_job_args(argc, argv, &o, inputs, &ninputs, maps, &nmaps)) goto out;
+  if (cli_load_job_args(argc, argv, &o, &inputs, &ninputs, &maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -210,6 +209,7 @@ int cmd_build(int argc, char **argv) {
   }
   if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;
   rc = 2;
+  cli_warn_splits("build", o.splits_file);
   o.progress = show_progress;
   o.progress_ctx = &ps;
   ps.start = mono_now();

@@ -300,6 +300,7 @@ static int write_file(const char *path, const hfg_plan *p, const char *inputs, i
 static int parse_fraction(const char *v, double *out) {
   char *end;
   errno = 0;
+  if (!(v[0] == '.' || (v[0] >= '0' && v[0] <= '9'))) return -1; /* no space, sign, inf, nan */
   double d = strtod(v, &end);
   if (*end == '%') d /= 100, end++;
   if (end == v || *end || errno || !(d > 0 && d <= 1)) return -1;
@@ -313,8 +314,7 @@ int cmd_plan(int argc, char **argv) {
   hfg_plan_options po;
   hfg_plan_options_init(&po);
   po.build = &o;
-  const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-  const char **maps = calloc((size_t)argc + 1, sizeof *maps);
+  const char **inputs = NULL, **maps = NULL;
   char **cols = NULL;
   size_t ninputs = 0, nmaps = 0;
   const char *svg = NULL, *report = NULL;
@@ -325,8 +325,7 @@ int cmd_plan(int argc, char **argv) {
   hfg_hbase_table live;
   memset(&live, 0, sizeof live);
   hfg_keylist *live_keys = NULL;
-  if (!inputs || !maps) goto out;
-  if (cli_load_job_args(argc, argv, &o, inputs, &ninputs, maps, &nmaps)) goto out;
+  if (cli_load_job_args(argc, argv, &o, &inputs, &ninputs, &maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -408,6 +407,7 @@ int cmd_plan(int argc, char **argv) {
     po.splits_desc = hb.source;
     rc = 2;
   }
+  cli_warn_splits("plan", o.splits_file);
   char err[1024];
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);

@@ -14,6 +14,7 @@
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
 #include "hfilegen/scheme.h"
+#include "pipeline/splits.h"
 #include "util/escape.h"
 
 static void usage(FILE *f) {
@@ -31,10 +32,14 @@ static void usage(FILE *f) {
           "         uniform     UniformSplit, 8 raw bytes\n"
           "         sample      balanced by HFile bytes: quantiles of the template's keys over (a\n"
           "                     --sample fraction of) the --input records (see hfilegen plan)\n"
-          "  --format lines     one key per line, bytes escaped (\\\\, \\xNN): a splits file (default)\n"
+          "  --format lines     one key per line, bytes escaped (\\\\, \\xNN): a splits file (default);\n"
+          "                     in a splits file '#' starts a comment line, and a key starting\n"
+          "                     with '#' or ending in a space/TAB is written \\x23, \\x20, \\x09\n"
+          "                     (trailing whitespace is refused); an empty file is one region\n"
           "           shell     hbase shell: create 'T', {NAME => 'CF', ...}, SPLITS => [...]\n"
           "           json      {\"algorithm\", \"regions\", \"splits\", \"splits_hex\", \"warnings\"}\n"
-          "  shell defaults: --table t --family cf --codec LZ4 --bloom ROW --block-size 65536\n"
+          "  shell defaults: --table t --family cf --codec NONE --bloom ROW --block-size 64k\n"
+          "                  (build's defaults: pass build's --codec/--bloom/--block-size here too)\n"
           "With --rowkey, split keys the scheme can never produce in order are refused.\n"
           "\n"
           "       hfilegen splits --table T [--zookeeper Q] [--format lines|shell|json] [-o FILE]\n"
@@ -78,7 +83,7 @@ static void ruby_sq(FILE *f, const char *s) {
 int cmd_splits(int argc, char **argv) {
   if (cmd_splits_live_wanted(argc, argv)) return cmd_splits_live(argc, argv);
   const char *tmpl = NULL, *algo_s = NULL, *fmt = "lines", *outp = NULL;
-  const char *table = "t", *family = "cf", *codec = "LZ4", *bloom = "ROW";
+  const char *table = "t", *family = "cf", *codec = "NONE", *bloom = "ROW"; /* build's defaults */
   uint64_t regions = 0, block = 65536;
   int have_regions = 0;
   /* --algo sample: the input, read as build reads it */
@@ -89,7 +94,10 @@ int cmd_splits(int argc, char **argv) {
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
   char **cols = NULL;
   int rc = 2;
-  if (!inputs) return 2;
+  if (!inputs) {
+    fprintf(stderr, "hfilegen splits: out of memory\n");
+    return 2;
+  }
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -108,7 +116,8 @@ int cmd_splits(int argc, char **argv) {
       else if (!strcmp(a, "--sample")) {
         char *end;
         po.sample = strtod(argv[++i], &end);
-        if (*end || !(po.sample > 0 && po.sample <= 1)) {
+        if (!(v[0] == '.' || (v[0] >= '0' && v[0] <= '9')) || *end ||
+            !(po.sample > 0 && po.sample <= 1)) {
           fprintf(stderr, "hfilegen splits: bad --sample '%s' (a fraction in (0, 1])\n", v);
           goto done;
         }
@@ -142,8 +151,8 @@ int cmd_splits(int argc, char **argv) {
     else if (!strcmp(a, "--codec")) codec = v;
     else if (!strcmp(a, "--bloom")) bloom = v;
     else if (!strcmp(a, "--block-size")) {
-      if (cli_parse_u64(v, &block) || block == 0) {
-        fprintf(stderr, "hfilegen splits: bad --block-size '%s'\n", v);
+      if (cli_parse_size(v, &block) || block == 0 || block > (1u << 30)) {
+        fprintf(stderr, "hfilegen splits: bad --block-size '%s' (a size from 1 to 1g, e.g. 64k)\n", v);
         goto done;
       }
     } else {
@@ -210,12 +219,21 @@ int cmd_splits(int argc, char **argv) {
   }
   size_t n = hfg_keylist_count(l);
   if (!strcmp(fmt, "lines")) {
-    for (size_t i = 0; i < n; i++) {
+    hfg_buf line = HFG_BUF_INIT;
+    for (size_t i = 0; i < n && rc == 0; i++) {
       size_t len;
       const uint8_t *k = hfg_keylist_get(l, i, &len);
-      hfg_escape_fputs(f, k, len);
+      hfg_buf_reset(&line);
+      /* the line reads back as k (a leading '#' or trailing space escaped) */
+      if (hfg_splits_line(&line, k, len)) {
+        fprintf(stderr, "hfilegen splits: out of memory\n");
+        rc = 1;
+        break;
+      }
+      fwrite(line.p, 1, line.len, f);
       fputc('\n', f);
     }
+    hfg_buf_free(&line);
   } else if (!strcmp(fmt, "shell")) {
     fputs("create ", f);
     ruby_sq(f, table);
@@ -230,6 +248,7 @@ int cmd_splits(int argc, char **argv) {
         const uint8_t *k = hfg_keylist_get(l, i, &len);
         char *q;
         if (hfg_key_format(k, len, HFG_KEYFMT_SHELL, &q)) {
+          fprintf(stderr, "hfilegen splits: out of memory\n");
           rc = 1;
           break;
         }

@@ -28,6 +28,7 @@
 #include "cli/cli_util.h"
 #include "cli/verify_live.h"
 #include "hfilegen/reader.h"
+#include "pipeline/splits.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/escape.h"
@@ -200,78 +201,32 @@ static void splits_free(splits *s) {
   hfg_free(s->len);
 }
 
-static int read_all(const char *path, hfg_buf *out) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return -1;
-  char tmp[65536];
-  size_t n;
-  int rc = 0;
-  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-    if (hfg_buf_append(out, tmp, n)) {
-      rc = -1;
-      break;
-    }
-  if (ferror(f)) rc = -1;
-  fclose(f);
-  return rc;
-}
-
+/* The splits file as build reads it (hfg_splits_load: comments, trailing
+ * whitespace refused, ascending keys), copied into s. */
 static int load_splits(const char *path, splits *s) {
-  hfg_buf raw = HFG_BUF_INIT;
   memset(s, 0, sizeof *s);
-  if (read_all(path, &raw)) {
-    fprintf(stderr, "hfilegen verify: %s: cannot read: %s\n", path, strerror(errno));
-    hfg_buf_free(&raw);
+  hfg_splits sp;
+  hfg_err e = {0};
+  if (hfg_splits_load(path, &sp, &e)) {
+    fprintf(stderr, "hfilegen verify: %s\n", e.msg);
     return -1;
   }
-  size_t cap = 0, line = 0;
-  const char *p = (const char *)raw.p, *end = p + raw.len;
+  if (sp.n == 0) fprintf(stderr, "hfilegen verify: warning: %s: no split points: one region\n", path);
   int rc = 0;
-  while (p && p < end && !rc) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    const char *le = nl ? nl : end;
-    line++;
-    size_t n = (size_t)(le - p);
-    if (n && p[n - 1] == '\r') n--;
-    if (n) {
-      if (s->n == cap) {
-        size_t nc = cap ? cap * 2 : 64;
-        size_t *a = hfg_realloc(s->off, nc * sizeof *a), *b = NULL;
-        if (a) s->off = a;
-        if (a) b = hfg_realloc(s->len, nc * sizeof *b);
-        if (!a || !b) {
-          rc = -1;
-          break;
-        }
-        s->len = b;
-        cap = nc;
-      }
-      size_t at = s->data.len, bad = 0;
-      if (hfg_unescape(&s->data, p, n, &bad)) {
-        fprintf(stderr, "hfilegen verify: %s line %zu, column %zu: bad escape\n", path, line,
-                bad + 1);
-        rc = -1;
-        break;
-      }
-      s->off[s->n] = at;
-      s->len[s->n] = s->data.len - at;
-      if (s->n) {
-        size_t q = s->n - 1;
-        size_t m = s->len[q] < s->len[s->n] ? s->len[q] : s->len[s->n];
-        int c = m ? memcmp(s->data.p + s->off[q], s->data.p + at, m) : 0;
-        if (c > 0 || (c == 0 && s->len[q] >= s->len[s->n])) {
-          fprintf(stderr, "hfilegen verify: %s line %zu: split keys must be strictly ascending\n",
-                  path, line);
-          rc = -1;
-          break;
-        }
-      }
-      s->n++;
-    }
-    p = nl ? nl + 1 : NULL;
+  s->off = hfg_calloc(sp.n + 1, sizeof *s->off);
+  s->len = hfg_calloc(sp.n + 1, sizeof *s->len);
+  if (!s->off || !s->len) rc = -1;
+  for (size_t i = 0; !rc && i < sp.n; i++) {
+    s->off[i] = s->data.len;
+    s->len[i] = sp.len[i];
+    if (hfg_buf_append(&s->data, sp.key[i], sp.len[i])) rc = -1;
+    else s->n++;
   }
-  hfg_buf_free(&raw);
-  if (rc) splits_free(s);
+  hfg_splits_free(&sp);
+  if (rc) {
+    fprintf(stderr, "hfilegen verify: %s: out of memory\n", path);
+    splits_free(s);
+  }
   return rc;
 }
 
@@ -556,9 +511,24 @@ int cmd_verify(int argc, char **argv) {
     printf("PASS: %zu HFile%s verified%s\n", l.n, l.n == 1 ? "" : "s",
            splits_path ? ", each inside one region" : "");
   } else {
-    printf("FAIL: %zu of %zu HFile%s failed verification", nfail, l.n, l.n == 1 ? "" : "s");
-    if (splits_path) printf("; %zu span regions; %zu region/family groups over %d files", nspan,
-                            nover, MAX_FILES_PER_REGION_FAMILY);
+    /* only the problems found, each counted in its own words */
+    const char *sep = "";
+    fputs("FAIL:", stdout);
+    if (nfail) {
+      printf(" %zu of %zu HFile%s failed verification", nfail, l.n, l.n == 1 ? "" : "s");
+      sep = ";";
+    }
+    if (nspan) {
+      printf("%s %zu of %zu HFile%s %s more than one region", sep, nspan, l.n,
+             l.n == 1 ? "" : "s", nspan == 1 ? "spans" : "span");
+      sep = ";";
+    }
+    if (nover) {
+      printf("%s %zu region/family group%s %s more than %d files", sep, nover,
+             nover == 1 ? "" : "s", nover == 1 ? "has" : "have", MAX_FILES_PER_REGION_FAMILY);
+      sep = ";";
+    }
+    if (!*sep) fputs(" see the errors above", stdout);
     fputc('\n', stdout);
   }
   for (size_t i = 0; i < l.n; i++) {

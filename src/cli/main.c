@@ -24,11 +24,27 @@ static void usage(FILE *f) {
   fprintf(f, "usage: hfilegen <command> [options]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
     fprintf(f, "  %-12s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-  fprintf(f, "\n'hfilegen <command> --help' describes a command.\n");
+  fprintf(f, "\n'hfilegen <command> --help' (or 'hfilegen help <command>') describes a command;\n"
+             "'hfilegen --version' prints the version.\n");
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
+    printf("hfilegen %s\n", HFG_VERSION);
+    return 0;
+  }
+  if (!strcmp(argv[1], "help") && argc > 2) {
+    /* help COMMAND: the command's own --help */
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+      if (!strcmp(argv[2], COMMANDS[i].name)) {
+        char *args[] = {argv[2], "--help", NULL};
+        return COMMANDS[i].fn(2, args);
+      }
+    fprintf(stderr, "hfilegen: unknown command '%s'\n", argv[2]);
     usage(stderr);
     return 2;
   }

@@ -1,5 +1,7 @@
 #include "cli/opts.h"
 
+#include "cli/cli_util.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,30 +31,85 @@ static const char *keep(const char *s) {
 }
 
 int cli_parse_size(const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || v < 0) return -1;
-  uint64_t mul = 1;
-  switch (*end) {
-    case 'k': case 'K': mul = 1ull << 10; end++; break;
-    case 'm': case 'M': mul = 1ull << 20; end++; break;
-    case 'g': case 'G': mul = 1ull << 30; end++; break;
-    case 't': case 'T': mul = 1ull << 40; end++; break;
+  /* digits, an optional fraction, an optional unit k/m/g/t and an optional b:
+   * nothing else (no sign, space, exponent or hex), and a whole number of bytes */
+  const char *p = s;
+  uint64_t whole = 0, frac = 0, scale = 1;
+  if (*p < '0' || *p > '9') return -1;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    if (whole > (UINT64_MAX - 9) / 10) return -1;
+    whole = whole * 10 + (uint64_t)(*p - '0');
+  }
+  if (*p == '.') {
+    p++;
+    if (*p < '0' || *p > '9') return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+      if (scale > UINT64_MAX / 100) return -1; /* more digits than any size needs */
+      frac = frac * 10 + (uint64_t)(*p - '0');
+      scale *= 10;
+    }
+  }
+  unsigned shift = 0;
+  switch (*p) {
+    case 'k': case 'K': shift = 10; p++; break;
+    case 'm': case 'M': shift = 20; p++; break;
+    case 'g': case 'G': shift = 30; p++; break;
+    case 't': case 'T': shift = 40; p++; break;
     default: break;
   }
-  if (*end == 'b' || *end == 'B') end++;
-  if (*end) return -1;
-  double bytes = v * (double)mul;
-  /* NaN, inf and sizes past 2^64 do not convert (undefined behaviour) */
-  if (!(bytes >= 0.0 && bytes < 18446744073709551616.0)) return -1;
-  *out = (uint64_t)bytes;
+  if (*p == 'b' || *p == 'B') p++;
+  if (*p) return -1;
+  if (shift && whole > (UINT64_MAX >> shift)) return -1;
+  uint64_t bytes = whole << shift;
+  if (frac) {
+    /* frac/scale of the unit must be a whole number of bytes */
+    uint64_t unit = 1ull << shift;
+    if (frac > UINT64_MAX / unit || (frac * unit) % scale) return -1;
+    uint64_t extra = frac * unit / scale;
+    if (bytes > UINT64_MAX - extra) return -1;
+    bytes += extra;
+  }
+  *out = bytes;
   return 0;
 }
 
 static int bad(const char *flag, const char *v, const char *why) {
   fprintf(stderr, "hfilegen build: %s %s: %s\n", flag, v ? v : "", why);
   return -1;
+}
+
+/* HBase's column family rule (hfg_family_name_check) on name[0..len) of v. */
+static int check_family(const char *flag, const char *v, const char *name, size_t len) {
+  const char *why;
+  if (!hfg_family_name_check(name, len, &why)) return 0;
+  fprintf(stderr, "hfilegen build: %s %s: family '%.*s': %s\n", flag, v, (int)len, name, why);
+  return -1;
+}
+
+static const char ZSTD_FRAMINGS[] =
+    "ZSTD has two incompatible block framings in HBase deployments: choose "
+    "zstd-hadoop (org.apache.hadoop.io.compress.ZStandardCodec, HBase's default "
+    "class) or zstd-hbase (hbase-compression-zstd's ZstdCodec), matching the "
+    "cluster's hbase.io.compress.zstd.codec";
+
+/* FAMILY:KEY=VALUE: the family's name, the ZSTD framing and the sizes are
+ * checked here (the rest by the build, which names the option). */
+static int check_family_option(const char *flag, const char *v) {
+  const char *colon = strchr(v, ':');
+  const char *eq = colon ? strchr(colon, '=') : NULL;
+  if (!colon || !eq) return bad(flag, v, "expected FAMILY:KEY=VALUE");
+  if (check_family(flag, v, v, (size_t)(colon - v))) return -1;
+  size_t klen = (size_t)(eq - colon - 1);
+  const char *key = colon + 1, *val = eq + 1;
+#define KEY_IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
+  if (KEY_IS("codec") && !strcasecmp(val, "zstd")) return bad(flag, v, ZSTD_FRAMINGS);
+  uint64_t n;
+  if ((KEY_IS("block-size") || KEY_IS("block_size") || KEY_IS("bytes-per-checksum") ||
+       KEY_IS("bytes_per_checksum")) &&
+      (cli_parse_size(val, &n) || n == 0 || n > (1u << 30)))
+    return bad(flag, v, "expected a size from 1 to 1g (e.g. 64k)");
+#undef KEY_IS
+  return 0;
 }
 
 static void free_list(char **l) {
@@ -99,9 +156,20 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   else if (!strcmp(a, "--out")) o->out_dir = v;
   else if (!strcmp(a, "--splits")) o->splits_file = v;
   else if (!strcmp(a, "--tmp-dir")) o->tmp_dir = v;
-  else if (!strcmp(a, "--family")) o->family = v;
-  else if (!strcmp(a, "--map")) maps[(*nmaps)++] = v;
+  else if (!strcmp(a, "--family")) {
+    if (check_family(a, v, v, strlen(v))) return -1;
+    o->family = v;
+  }
+  else if (!strcmp(a, "--map")) {
+    /* COL=FAMILY:QUALIFIER[:ENCODING] or COL=-: the family is checked here */
+    const char *eq = strchr(v, '=');
+    const char *fam = eq ? eq + 1 : NULL;
+    const char *colon = fam ? strchr(fam, ':') : NULL;
+    if (colon && check_family(a, v, fam, (size_t)(colon - fam))) return -1;
+    maps[(*nmaps)++] = v;
+  }
   else if (!strcmp(a, "--family-option")) {
+    if (check_family_option(a, v)) return -1;
     if (nfamily_opts >= sizeof family_opts / sizeof *family_opts) return bad(a, v, "too many");
     family_opts[nfamily_opts++] = v;
     o->family_options = family_opts;
@@ -161,26 +229,20 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     else if (!strcmp(v, "first")) o->on_duplicate = HFG_DUP_FIRST;
     else return bad(a, v, "expected error, last or first");
   } else if (!strcmp(a, "--max-rejects")) {
-    char *end;
-    unsigned long long m = strtoull(v, &end, 10);
-    if (*end) return bad(a, v, "expected a number");
-    o->max_rejects = m;
+    if (cli_parse_u64(v, &n)) return bad(a, v, "expected a whole number of records (0 or more)");
+    o->max_rejects = n;
   } else if (!strcmp(a, "--memory")) {
     if (cli_parse_size(v, &n) || n < (8u << 20)) return bad(a, v, "expected a size of 8m or more");
     o->memory = (size_t)n;
   } else if (!strcmp(a, "--threads")) {
-    o->threads = atoi(v);
-    if (o->threads < 0) return bad(a, v, "expected a number of threads");
+    if (cli_parse_u64(v, &n) || n > 1024)
+      return bad(a, v, "expected a number of threads from 0 (all cores) to 1024");
+    o->threads = (int)n;
   } else if (!strcmp(a, "--max-file-size")) {
-    if (cli_parse_size(v, &n) || n == 0) return bad(a, v, "expected a size");
+    if (cli_parse_size(v, &n) || n == 0) return bad(a, v, "expected a size (e.g. 10g)");
     o->max_file_size = n;
   } else if (!strcmp(a, "--codec")) {
-    if (!strcasecmp(v, "zstd"))
-      return bad(a, v,
-                 "ZSTD has two incompatible block framings in HBase deployments: choose "
-                 "zstd-hadoop (org.apache.hadoop.io.compress.ZStandardCodec, HBase's default "
-                 "class) or zstd-hbase (hbase-compression-zstd's ZstdCodec), matching the "
-                 "cluster's hbase.io.compress.zstd.codec");
+    if (!strcasecmp(v, "zstd")) return bad(a, v, ZSTD_FRAMINGS);
     if (hfg_codec_parse(v, &o->hfile.codec))
       return bad(a, v, "expected none, gz, snappy, lz4, zstd-hadoop or zstd-hbase");
   } else if (!strcmp(a, "--bloom")) {
@@ -189,13 +251,17 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     if (hfg_checksum_type_parse(v, &o->hfile.checksum) || o->hfile.checksum == HFG_CHECKSUM_NULL)
       return bad(a, v, "expected crc32c or crc32");
   } else if (!strcmp(a, "--block-size")) {
-    if (cli_parse_size(v, &n) || n == 0 || n > (1u << 30)) return bad(a, v, "expected a size");
+    if (cli_parse_size(v, &n) || n == 0 || n > (1u << 30))
+      return bad(a, v, "expected a size from 1 to 1g (e.g. 64k)");
     o->hfile.block_size = (uint32_t)n;
   } else if (!strcmp(a, "--bytes-per-checksum")) {
-    if (cli_parse_size(v, &n) || n == 0 || n > (1u << 30)) return bad(a, v, "expected a size");
+    if (cli_parse_size(v, &n) || n == 0 || n > (1u << 30))
+      return bad(a, v, "expected a size from 1 to 1g (e.g. 16k)");
     o->hfile.bytes_per_checksum = (uint32_t)n;
   } else if (!strcmp(a, "--create-time")) {
-    o->hfile.create_time = strtoll(v, NULL, 10);
+    if (cli_parse_u64(v, &n) || n > INT64_MAX)
+      return bad(a, v, "expected epoch milliseconds (a whole number, 0 or more)");
+    o->hfile.create_time = (int64_t)n;
   } else if (!strcmp(a, "--progress")) {
     if (!strcmp(v, "none")) cli_quiet = 1;
     else if (strcmp(v, "plain")) return bad(a, v, "expected plain or none");
@@ -228,17 +294,50 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   return 0;
 }
 
+/* Where a job file's inputs and maps go: fixed arrays of `cap` entries, or
+ * (grow) arrays reallocated as entries come. */
+typedef struct job_lists {
+  const char ***inputs, ***maps;
+  size_t *ninputs, *nmaps;
+  size_t cap_inputs, cap_maps;
+  int grow;
+} job_lists;
+
+/* Room for one more entry in *list (holding n of *cap); prints why not. */
+static int job_room(const char *path, unsigned long line, const char *key, const char ***list,
+                    size_t n, size_t *cap, int grow) {
+  if (n < *cap) return 0;
+  if (!grow) {
+    fprintf(stderr, "hfilegen: job file %s line %lu: more than %zu '%s' entries\n", path, line,
+            *cap, key);
+    return -1;
+  }
+  size_t ncap = *cap ? *cap * 2 : 16;
+  const char **l = realloc((void *)*list, ncap * sizeof *l);
+  if (!l) {
+    fprintf(stderr, "hfilegen: job file %s: out of memory\n", path);
+    return -1;
+  }
+  *list = l;
+  *cap = ncap;
+  return 0;
+}
+
 static int job_apply(const char *path, unsigned long line, const char *key, const char *val,
-                     hfg_build_options *o, const char **inputs, size_t *ninputs, const char **maps,
-                     size_t *nmaps, size_t cap, char ***cols) {
+                     hfg_build_options *o, job_lists *jl, char ***cols) {
   const char *v = keep(val);
-  if (!v) return -1;
+  if (!v) {
+    fprintf(stderr, "hfilegen: job file %s: out of memory\n", path);
+    return -1;
+  }
   if (!strcmp(key, "inputs") || !strcmp(key, "input")) {
-    if (*ninputs >= cap) return -1;
-    inputs[(*ninputs)++] = v;
+    if (job_room(path, line, key, jl->inputs, *jl->ninputs, &jl->cap_inputs, jl->grow)) return -1;
+    (*jl->inputs)[(*jl->ninputs)++] = v;
     return 0;
   }
-  if (!strcmp(key, "map") && *nmaps >= cap) return -1;
+  if (!strcmp(key, "map") &&
+      job_room(path, line, key, jl->maps, *jl->nmaps, &jl->cap_maps, jl->grow))
+    return -1;
   char flag[128];
   snprintf(flag, sizeof flag, "--%s", key);
   for (char *p = flag; *p; p++)
@@ -253,7 +352,7 @@ static int job_apply(const char *path, unsigned long line, const char *key, cons
     else cli_quiet = on;
     return 0;
   }
-  if (cli_apply_build_flag(o, flag, v, maps, nmaps, cols, &dummy)) {
+  if (cli_apply_build_flag(o, flag, v, *jl->maps, jl->nmaps, cols, &dummy)) {
     fprintf(stderr, "hfilegen build: %s line %lu: key '%s'\n", path, line, key);
     return -1;
   }
@@ -262,8 +361,7 @@ static int job_apply(const char *path, unsigned long line, const char *key, cons
 
 static char **job_cols;
 
-int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, size_t *ninputs,
-                 const char **maps, size_t *nmaps, size_t cap) {
+static int load_job(const char *path, hfg_build_options *o, job_lists *jl) {
   FILE *f = fopen(path, "r");
   if (!f) {
     fprintf(stderr, "hfilegen build: job file %s: %s\n", path, strerror(errno));
@@ -272,6 +370,7 @@ int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, si
   yaml_parser_t p;
   yaml_document_t doc;
   if (!yaml_parser_initialize(&p)) {
+    fprintf(stderr, "hfilegen build: job file %s: out of memory\n", path);
     fclose(f);
     return -1;
   }
@@ -303,8 +402,7 @@ int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, si
       if (!strcmp(key, "columns")) {
         rc = split_columns((const char *)v->data.scalar.value, &job_cols, o);
       } else {
-        rc = job_apply(path, line, key, (const char *)v->data.scalar.value, o, inputs, ninputs,
-                       maps, nmaps, cap, &job_cols);
+        rc = job_apply(path, line, key, (const char *)v->data.scalar.value, o, jl, &job_cols);
       }
     } else if (v->type == YAML_SEQUENCE_NODE) {
       if (!strcmp(key, "columns")) {
@@ -329,8 +427,7 @@ int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, si
           rc = -1;
           break;
         }
-        rc = job_apply(path, line, key, (const char *)e->data.scalar.value, o, inputs, ninputs,
-                       maps, nmaps, cap, &job_cols);
+        rc = job_apply(path, line, key, (const char *)e->data.scalar.value, o, jl, &job_cols);
       }
     } else {
       fprintf(stderr, "hfilegen build: job file %s line %lu: '%s' must be a scalar or a list\n",
@@ -346,13 +443,33 @@ out:
   return rc;
 }
 
-int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char **inputs,
-                      size_t *ninputs, const char **maps, size_t *nmaps) {
+int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, size_t *ninputs,
+                 const char **maps, size_t *nmaps, size_t cap) {
+  job_lists jl = {&inputs, &maps, ninputs, nmaps, cap, cap, 0};
+  return load_job(path, o, &jl);
+}
+
+int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char ***inputs,
+                      size_t *ninputs, const char ***maps, size_t *nmaps) {
   const char *job_file = NULL;
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
-  if (!job_file) return 0;
-  return cli_load_job(job_file, o, inputs, ninputs, maps, nmaps, (size_t)argc);
+  *inputs = NULL;
+  *maps = NULL;
+  *ninputs = *nmaps = 0;
+  job_lists jl = {inputs, maps, ninputs, nmaps, 0, 0, 1};
+  if (job_file && load_job(job_file, o, &jl)) return -1;
+  /* then room for every word of the command line */
+  size_t ci = *ninputs + (size_t)argc + 1, cm = *nmaps + (size_t)argc + 1;
+  const char **in = realloc((void *)*inputs, ci * sizeof *in);
+  if (in) *inputs = in;
+  const char **mp = in ? realloc((void *)*maps, cm * sizeof *mp) : NULL;
+  if (mp) *maps = mp;
+  if (!in || !mp) {
+    fprintf(stderr, "hfilegen: out of memory\n");
+    return -1;
+  }
+  return 0;
 }
 
 void cli_free_columns(char **cols, hfg_build_options *o) {

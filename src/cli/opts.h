@@ -20,14 +20,18 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
 /* Loads a YAML job file: a mapping whose keys are the build flags without
  * the leading dashes (block-size or block_size), scalars or lists of scalars;
  * "inputs" lists the input files. Prints the problem with the file and line
- * and returns -1 on error. Strings stay valid until cli_free_columns. */
+ * and returns -1 on error, also when the file holds more than `cap` inputs or
+ * maps. Strings stay valid until cli_free_columns. */
 int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, size_t *ninputs,
                  const char **maps, size_t *nmaps, size_t cap);
 
 /* The job file named by `--job` in argv (the last one), loaded before the
- * other flags are applied so that they override it; 0 when there is none. */
-int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char **inputs,
-                      size_t *ninputs, const char **maps, size_t *nmaps);
+ * other flags are applied so that they override it. Allocates *inputs and
+ * *maps (the caller frees them) holding the job's entries, however many, with
+ * room for argc more each (every word of the command line). Prints the problem
+ * and returns -1 on error (the arrays may then still need freeing). */
+int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char ***inputs,
+                      size_t *ninputs, const char ***maps, size_t *nmaps);
 
 void cli_free_columns(char **cols, hfg_build_options *o);
 

@@ -11,6 +11,14 @@
  * trailer included) when built with ISA-L, otherwise from zlib raw deflate and
  * our own trailer.
  *
+ * Blocks under GZ_ISAL_MIN bytes always go to zlib, even with ISA-L: igzip
+ * (2.30, AVX-512 build) encoded the same tiny block (80-140 bytes; its
+ * stateless path shrinks the hash table for inputs under 4 KiB) two ways in
+ * different runs, with the context's state and level buffer zeroed first, so
+ * GZ output was not byte-identical run to run (issue #11). zlib is
+ * deterministic, and for blocks this small its speed does not matter. Every
+ * block's encoding is thus a function of its bytes and the level alone.
+ *
  * Decoding always uses zlib in gzip-only mode (windowBits 15+16), matching the
  * strictest HBase reader (BuiltInGzipDecompressor rejects zlib/raw streams).
  */
@@ -30,11 +38,13 @@
 static const uint8_t hbase_gz_header[10] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
 #define GZ_HEADER_LEN 10
 #define GZ_TRAILER_LEN 8
+/* Smallest block igzip encodes (see the header); smaller ones go to zlib. */
+#define GZ_ISAL_MIN 4096
 
 struct hfg_gz_enc {
   int level; /* zlib scale 1..9 */
   int use_isal;
-  z_stream zs; /* raw deflate, valid when !use_isal */
+  z_stream zs; /* raw deflate: every block without ISA-L, small blocks with it */
   int zs_ready;
 #ifdef HFG_HAVE_ISAL
   struct isal_zstream is;
@@ -81,7 +91,6 @@ hfg_gz_enc *hfg_gz_enc_new(int level, int force_zlib) {
       hfg_free(g);
       return NULL;
     }
-    return g;
   }
 #else
   (void)force_zlib;
@@ -91,7 +100,7 @@ hfg_gz_enc *hfg_gz_enc_new(int level, int force_zlib) {
   g->zs.opaque = Z_NULL;
   /* Raw deflate (negative windowBits): we frame it as gzip ourselves. */
   if (deflateInit2(&g->zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    hfg_free(g);
+    hfg_gz_enc_free(g);
     return NULL;
   }
   g->zs_ready = 1;
@@ -165,7 +174,7 @@ static int zlib_compress(hfg_gz_enc *g, const uint8_t *src, size_t n, hfg_buf *o
 
 int hfg_gz_compress(hfg_gz_enc *g, const uint8_t *src, size_t n, hfg_buf *out, hfg_err *err) {
 #ifdef HFG_HAVE_ISAL
-  if (g->use_isal) return isal_compress(g, src, n, out, err);
+  if (g->use_isal && n >= GZ_ISAL_MIN) return isal_compress(g, src, n, out, err);
 #endif
   return zlib_compress(g, src, n, out, err);
 }

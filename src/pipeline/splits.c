@@ -9,8 +9,6 @@
 #include "util/coding.h"
 #include "util/escape.h"
 
-
-
 int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len) {
   if (len == 0) return HFG_EINVAL;
   if (s->n && hfg_bytes_cmp(s->key[s->n - 1], s->len[s->n - 1], key, len) >= 0) return HFG_EINVAL;
@@ -45,6 +43,16 @@ int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
     lineno++;
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
     if (n == 0) continue;
+    if (line[0] == '#') continue; /* a comment; a key starting with '#' is written \x23 */
+    if (line[n - 1] == ' ' || line[n - 1] == '\t') {
+      /* almost always a copy-paste accident that would end up in the key */
+      rc = hfg_err_set(err, HFG_EPARSE,
+                       "%s line %lu: the key ends in a %s; write it as %s if it is meant "
+                       "(trailing whitespace is refused)",
+                       path, lineno, line[n - 1] == ' ' ? "space" : "TAB",
+                       line[n - 1] == ' ' ? "\\x20" : "\\x09");
+      break;
+    }
     hfg_buf_reset(&key);
     size_t bad;
     rc = hfg_unescape(&key, line, (size_t)n, &bad);
@@ -89,4 +97,25 @@ void hfg_splits_free(hfg_splits *s) {
   hfg_free(s->len);
   hfg_free(s->prefix);
   memset(s, 0, sizeof *s);
+}
+
+int hfg_splits_line(hfg_buf *out, const uint8_t *key, size_t len) {
+  size_t from = out->len;
+  int rc = hfg_escape(out, key, len);
+  if (rc) return rc;
+  /* the escaped form writes '#', ' ' and TAB as they are: escape a leading '#'
+   * (a comment line) and a trailing space or TAB (refused) so the line reads
+   * back as the same key */
+  if (out->len > from && out->p[from] == '#') {
+    if (hfg_buf_reserve(out, 3)) return HFG_ENOMEM;
+    memmove(out->p + from + 4, out->p + from + 1, out->len - from - 1);
+    memcpy(out->p + from, "\\x23", 4);
+    out->len += 3;
+  }
+  if (out->len > from && (out->p[out->len - 1] == ' ' || out->p[out->len - 1] == '\t')) {
+    const char *e = out->p[out->len - 1] == ' ' ? "\\x20" : "\\x09";
+    out->len--;
+    if (hfg_buf_append(out, e, 4)) return HFG_ENOMEM;
+  }
+  return 0;
 }

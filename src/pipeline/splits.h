@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/buf.h"
 #include "util/err.h"
 
 typedef struct hfg_splits {
@@ -20,12 +21,20 @@ typedef struct hfg_splits {
 } hfg_splits;
 
 /* Reads a splits file: one key per line in the escaped form of
- * src/util/escape.h; blank lines are ignored. Keys must be strictly ascending
- * (unsigned bytes); errors name the file and line. */
+ * src/util/escape.h; blank lines and lines starting with '#' (comments) are
+ * ignored, so a key starting with '#' is written \x23. A line ending in a space
+ * or TAB is refused (write \x20 / \x09 when the key really ends so). Keys must
+ * be strictly ascending (unsigned bytes); errors name the file and line. A file
+ * without keys loads as n == 0 (one region): callers may warn. */
 int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err);
 
 /* Adds one key (copied); used for generated splits. Must keep ascending order. */
 int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len);
+
+/* Appends the splits-file line (without the newline) that reads back as
+ * key: the escaped form, with a leading '#' and a trailing space or TAB
+ * escaped too. 0 or HFG_ENOMEM. */
+int hfg_splits_line(hfg_buf *out, const uint8_t *key, size_t len);
 
 /* Region index of a row: the number of split keys <= row. */
 size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len);
