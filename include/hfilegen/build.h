@@ -25,7 +25,7 @@ extern "C" {
 
 enum { HFG_DUP_ERROR = 0, HFG_DUP_LAST, HFG_DUP_FIRST };
 enum { HFG_EMPTY_SKIP = 0, HFG_EMPTY_STORE };
-enum { HFG_BUILD_CSV = 0, HFG_BUILD_TSV };
+enum { HFG_BUILD_CSV = 0, HFG_BUILD_TSV, HFG_BUILD_MYSQL, HFG_BUILD_PG_TEXT, HFG_BUILD_PG_CSV };
 
 typedef struct hfg_build_progress {
   const char *phase;       /* "ingest", "emit", "publish" */
@@ -41,7 +41,7 @@ typedef struct hfg_build_options {
   unsigned version;                 /* HFG_BUILD_OPTIONS_VERSION */
   const char *const *inputs;        /* files, "-" for stdin; gzip read transparently */
   size_t ninputs;
-  int format;                       /* HFG_BUILD_CSV / HFG_BUILD_TSV */
+  int format;                       /* HFG_BUILD_CSV / _TSV, or a dump: _MYSQL, _PG_TEXT, _PG_CSV */
   char delimiter;                   /* 0: ',' for CSV, '\t' for TSV */
   int header;                       /* first line names the columns */
   const char *const *columns;       /* column names when there is no header */
@@ -75,6 +75,13 @@ typedef struct hfg_build_options {
   size_t nfamily_options;
   hfg_build_progress_fn progress;
   void *progress_ctx;
+  /* Dumps (format-specs/dump-dialects.md). A NULL field makes no cell (and is
+   * counted); NULL in a rowkey or timestamp column rejects the record. */
+  const char *null_string;          /* NULL marker instead of the format's own (\N, "") */
+  const char *fields_terminated_by; /* mysql: FIELDS TERMINATED BY (default TAB) */
+  const char *fields_enclosed_by;   /* mysql: ENCLOSED BY (default none); pg-csv: QUOTE */
+  const char *fields_escaped_by;    /* mysql: ESCAPED BY (default \, "" none); pg-csv: ESCAPE */
+  const char *lines_terminated_by;  /* mysql: LINES TERMINATED BY (default LF) */
 } hfg_build_options;
 
 void hfg_build_options_init(hfg_build_options *o);
@@ -96,6 +103,7 @@ typedef struct hfg_build_summary {
   hfg_build_region *regions;        /* owned; freed by hfg_build_summary_free */
   char rejects_path[1024];
   char error[1024];                 /* the failure, when the run returns < 0 */
+  uint64_t null_values;             /* NULL fields of cell columns (no cell), in records keyed */
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

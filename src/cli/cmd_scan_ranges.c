@@ -30,7 +30,7 @@ static int split_kv(const char *a, char **name, hfg_field *v) {
   const char *eq = strchr(a, '=');
   if (!eq || eq == a) return -1;
   *name = strndup(a, (size_t)(eq - a));
-  *v = (hfg_field){eq + 1, strlen(eq + 1)};
+  *v = (hfg_field){eq + 1, strlen(eq + 1), 0};
   return *name ? 0 : -1;
 }
 

@@ -7,6 +7,8 @@
  */
 #include "pipeline/plan_source.h"
 
+#include "pipeline/record_dialect.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -112,11 +114,8 @@ int plan_src_open(const hfg_build_options *b, double fraction, uint64_t seed,
   s->seed = seed;
   /* fraction * 2^64, saturating: fraction 1 keeps everything without the test */
   s->threshold = fraction >= 1 ? UINT64_MAX : (uint64_t)(fraction * 18446744073709551616.0);
-  hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
-  io.format = b->format == HFG_BUILD_TSV ? HFG_INPUT_TSV : HFG_INPUT_CSV;
-  if (b->delimiter) io.delimiter = (unsigned char)b->delimiter;
-  io.has_header = b->header;
-  if (!b->header) io.expected_columns = b->ncolumns;
+  hfg_input_options io;
+  hfg_dialect_input_options(b, &io);
   int rc;
   char msg[1024];
   if ((rc = hfg_record_reader_open(b->inputs, b->ninputs, &io, &s->rr, msg, sizeof msg)) != 0) {
@@ -169,7 +168,7 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
     const hfg_cellcol *cc = &m->cols[i];
     const hfg_field *f = &s->rec.fields[cc->column];
     s->voff[i] = SIZE_MAX;
-    if (f->len == 0 && s->b->empty == HFG_EMPTY_SKIP) continue;
+    if (f->is_null || (f->len == 0 && s->b->empty == HFG_EMPTY_SKIP)) continue;
     size_t at = s->values.len;
     char e[256];
     int rc = hfg_value_encode(cc->enc, f->p, f->len, &s->values, e, sizeof e);
@@ -229,6 +228,10 @@ int plan_src_next(plan_src *s, plan_row *row, hfg_err *err) {
     }
     char why[512];
     size_t klen = 0;
+    if (hfg_dialect_null_key(s->scheme, s->rec.fields, s->rec.nfields, why, sizeof why)) {
+      note_reject(s, &s->rec, why);
+      continue;
+    }
     int erc = hfg_scheme_eval(s->scheme, s->rec.fields, s->rec.nfields, s->key, MAX_ROW, &klen,
                               why, sizeof why);
     if (erc == HFG_ETOOBIG) snprintf(why, sizeof why, "rowkey longer than %d bytes", MAX_ROW);

@@ -28,6 +28,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "pipeline/record_dialect.h"
 #include "pipeline/record_input.h"
 #include "util/alloc.h"
 #include "util/err.h"
@@ -36,7 +37,7 @@
 #define DEFAULT_MAX_RECORD ((size_t)64 << 20)
 
 /* internal parse results besides 1 (record) and HFG_EPARSE */
-enum { P_MORE = 2 };
+enum { P_MORE = 2, P_SKIP = 3 };
 
 struct hfg_record_reader {
   hfg_input_format fmt;
@@ -71,6 +72,10 @@ struct hfg_record_reader {
 
   char reason[96];
   hfg_err err;
+
+  hfg_dialect *dialect; /* the dump dialect's parser, NULL for CSV/TSV */
+  char *null_s;         /* CSV/TSV --null-string, NULL when none */
+  size_t null_len;
 };
 
 static const char *display_name(const char *path) { return strcmp(path, "-") == 0 ? "<stdin>" : path; }
@@ -109,6 +114,8 @@ static int grow_fields(hfg_record_reader *r) {
   size_t n = r->fcap ? r->fcap * 2 : 16;
   hfg_field *f = hfg_realloc(r->fields, n * sizeof *f);
   if (!f) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (fields)", r->name);
+  /* is_null stays 0 for CSV/TSV fields (ADD_FIELD does not touch it) */
+  memset(f + r->fcap, 0, (n - r->fcap) * sizeof *f);
   r->fields = f;
   r->fcap = n;
   return 0;
@@ -269,11 +276,37 @@ static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
   }
 }
 
+/* A dump dialect's record at buf[pos]: record_dialect.c parses, the reader
+ * keeps the provenance. */
+static int parse_dialect(hfg_record_reader *r, hfg_record *rec) {
+  const char *s = r->buf + r->pos, *e = r->buf + r->end;
+  hfg_dialect_step st;
+  int rc = hfg_dialect_parse(r->dialect, s, e, r->eof, &st);
+  if (rc == HFG_DIALECT_MORE) return P_MORE;
+  if (rc == HFG_ENOMEM) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (fields)", r->name);
+  if (rc == HFG_DIALECT_SKIP) {
+    r->line += st.lines;
+    r->pos += st.consumed;
+    return P_SKIP;
+  }
+  rec->fields = st.fields;
+  rec->nfields = st.nfields;
+  rec->file = r->name;
+  rec->line = r->line;
+  rec->raw = s;
+  rec->raw_len = st.raw_len;
+  rec->reason = st.reason;
+  r->line += st.lines;
+  r->pos += st.consumed;
+  return rc;
+}
+
 /* Parses the record starting at buf[pos] (not a blank line). Returns 1,
- * HFG_EPARSE (syntax), P_MORE, or a fatal code. */
+ * HFG_EPARSE (syntax), P_MORE, P_SKIP (dialects), or a fatal code. */
 static int parse_record(hfg_record_reader *r, hfg_record *rec) {
   const char *s = r->buf + r->pos, *e = r->buf + r->end;
   if (r->fmt == HFG_INPUT_CSV) return parse_csv(r, rec, s);
+  if (r->dialect) return parse_dialect(r, rec);
   const char *nl = memchr(s, '\n', (size_t)(e - s));
   if (!nl && !r->eof) return P_MORE;
   const char *ce = nl ? nl : e; /* content end: without LF, CR LF, or final CR */
@@ -337,9 +370,9 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
         }
       }
     }
-    /* blank lines */
+    /* blank lines (records in the dump dialects) */
     int more = 0;
-    while (r->pos < r->end) {
+    while (!r->dialect && r->pos < r->end) {
       char c = r->buf[r->pos];
       if (c == '\n') {
         r->pos++;
@@ -365,6 +398,7 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
         size_t pos0 = r->pos;
         uint64_t line0 = r->line;
         rc = parse_record(r, rec);
+        if (rc == P_SKIP) continue;
         if (rc == 1 || rc == HFG_EPARSE) {
           if (rec->raw_len <= r->max_record) return rc;
           r->pos = pos0; /* parsing does not modify buf: redo it as overlong */
@@ -392,20 +426,21 @@ static void close_input(hfg_record_reader *r) {
   r->in_open = 0;
 }
 
-static int set_columns(hfg_record_reader *r) {
-  size_t total = r->nf * sizeof(char *);
-  for (size_t i = 0; i < r->nf; i++) total += r->fields[i].len + 1;
+/* The header's fields: hf[0..nh) (the reader's own, or a dialect's). */
+static int set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
+  size_t total = nh * sizeof(char *);
+  for (size_t i = 0; i < nh; i++) total += hf[i].len + 1;
   char **cols = hfg_malloc(total ? total : 1);
   if (!cols) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (header)", r->name);
-  char *sp = (char *)(cols + r->nf);
-  for (size_t i = 0; i < r->nf; i++) {
+  char *sp = (char *)(cols + nh);
+  for (size_t i = 0; i < nh; i++) {
     cols[i] = sp;
-    memcpy(sp, r->fields[i].p, r->fields[i].len);
-    sp[r->fields[i].len] = '\0';
-    sp += r->fields[i].len + 1;
+    memcpy(sp, hf[i].p, hf[i].len);
+    sp[hf[i].len] = '\0';
+    sp += hf[i].len + 1;
   }
   r->cols = cols;
-  r->ncols = r->nf;
+  r->ncols = nh;
   r->header_from = r->name;
   if (r->expected && r->expected != r->ncols)
     return hfg_err_set(&r->err, HFG_EINVAL, "%s: header has %zu columns, expected %zu", r->name,
@@ -414,12 +449,12 @@ static int set_columns(hfg_record_reader *r) {
   return 0;
 }
 
-static int check_header(hfg_record_reader *r) {
-  if (r->nf != r->ncols)
+static int check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
+  if (nh != r->ncols)
     return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: %zu columns, not %zu",
-                       r->name, r->header_from, r->nf, r->ncols);
-  for (size_t i = 0; i < r->nf; i++) {
-    const hfg_field *f = &r->fields[i];
+                       r->name, r->header_from, nh, r->ncols);
+  for (size_t i = 0; i < nh; i++) {
+    const hfg_field *f = &hf[i];
     if (strlen(r->cols[i]) != f->len || memcmp(r->cols[i], f->p, f->len) != 0)
       return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: column %zu is '%.*s', not '%s'",
                          r->name, r->header_from, i + 1, (int)(f->len > 100 ? 100 : f->len), f->p,
@@ -438,8 +473,9 @@ static int open_next(hfg_record_reader *r) {
   r->pos = r->end = 0;
   r->eof = 0;
   r->line = 1;
-  r->at_start = 1;
+  r->at_start = !r->dialect;
   r->skip_line = 0;
+  if (r->dialect) hfg_dialect_reset(r->dialect);
   if (!r->has_header) return 0;
   hfg_record h;
   rc = read_one(r, &h);
@@ -448,7 +484,7 @@ static int open_next(hfg_record_reader *r) {
     return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,
                        (unsigned long long)h.line, h.reason);
   if (rc < 0) return rc;
-  return r->cols ? check_header(r) : set_columns(r);
+  return r->cols ? check_header(r, h.fields, h.nfields) : set_columns(r, h.fields, h.nfields);
 }
 
 /* ---- public ---- */
@@ -461,9 +497,14 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   if (opts) o = *opts;
   int delim = o.delimiter < 0 ? (o.format == HFG_INPUT_TSV ? '\t' : ',') : o.delimiter;
   const char *bad = NULL;
-  if (o.format != HFG_INPUT_CSV && o.format != HFG_INPUT_TSV) bad = "unknown input format";
-  else if (delim > 255 || delim == '\n' || delim == '\r') bad = "delimiter must be one byte other than CR and LF";
+  int dialect = hfg_dialect_handles(o.format); /* checked by hfg_dialect_new */
+  if (o.format != HFG_INPUT_CSV && o.format != HFG_INPUT_TSV && !dialect)
+    bad = "unknown input format";
+  else if (!dialect && (delim > 255 || delim == '\n' || delim == '\r')) bad = "delimiter must be one byte other than CR and LF";
   else if (o.format == HFG_INPUT_CSV && delim == '"') bad = "the CSV delimiter cannot be '\"'";
+  else if (!dialect && (o.fields_terminated_by || o.fields_enclosed_by || o.fields_escaped_by ||
+                        o.lines_terminated_by))
+    bad = "the FIELDS/LINES options are for the dump formats (mysql, pg-csv), not CSV/TSV";
   else if (npaths == 0 || !paths) bad = "no inputs";
   if (bad) {
     if (errmsg && errlen) snprintf(errmsg, errlen, "%s", bad);
@@ -473,6 +514,17 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   if (!r) goto nomem;
   r->fmt = o.format;
   r->delim = (unsigned char)delim;
+  if (hfg_dialect_handles(o.format)) {
+    int drc = hfg_dialect_new(&o, &r->dialect, errmsg, errlen);
+    if (drc) {
+      hfg_record_reader_free(r);
+      if (drc == HFG_ENOMEM && errmsg && errlen) snprintf(errmsg, errlen, "out of memory");
+      return drc;
+    }
+  } else if (o.null_string) {
+    if (!(r->null_s = hfg_strdup(o.null_string))) goto nomem;
+    r->null_len = strlen(o.null_string);
+  }
   r->has_header = o.has_header;
   r->expected = o.expected_columns;
   r->max_record = o.max_record_bytes ? o.max_record_bytes : DEFAULT_MAX_RECORD;
@@ -513,6 +565,18 @@ nomem:
   return HFG_ENOMEM;
 }
 
+/* CSV/TSV with a NULL string: an unquoted field (one that lies in the raw
+ * bytes; quoted ones are copied out of them) equal to it is NULL. */
+static void mark_nulls(hfg_record_reader *r, hfg_record *rec) {
+  const char *raw0 = rec->raw, *raw1 = rec->raw + rec->raw_len;
+  for (size_t i = 0; i < rec->nfields; i++) {
+    hfg_field *f = &r->fields[i];
+    int unquoted = f->p >= raw0 && f->p <= raw1;
+    f->is_null = unquoted && f->len == r->null_len && memcmp(f->p, r->null_s, f->len) == 0;
+    if (f->is_null) f->len = 0;
+  }
+}
+
 int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
   memset(rec, 0, sizeof *rec);
   if (r->err.code) return r->err.code;
@@ -535,6 +599,7 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       rec->reason = r->reason;
       return HFG_EPARSE;
     }
+    if (r->null_s) mark_nulls(r, rec);
     return 1;
   }
 }
@@ -561,5 +626,7 @@ void hfg_record_reader_free(hfg_record_reader *r) {
   hfg_free(r->fields);
   hfg_free(r->scratch);
   hfg_free(r->cols);
+  hfg_dialect_free(r->dialect);
+  hfg_free(r->null_s);
   hfg_free(r);
 }

@@ -54,6 +54,12 @@
  *   the fly (zlib, gzip framing, any number of concatenated members; data
  *   after the last member that is not another member is an error).
  *
+ * Dump dialects (HFG_INPUT_MYSQL, _PG_TEXT, _PG_CSV): parsed by
+ *   record_dialect.c with the servers' own rules; fields carry is_null for
+ *   the dialect's NULL, blank lines are records and no BOM is dropped (see
+ *   record_dialect.h). Everything else above (field count, rejects, headers,
+ *   inputs) holds for them too.
+ *
  * Calls: open next* free. Not thread-safe; one reader per thread.
  */
 #ifndef HFG_PIPELINE_RECORD_READER_H
@@ -65,7 +71,13 @@
 #include "hfilegen/scheme.h" /* hfg_field */
 #include "hfilegen/status.h"
 
-typedef enum hfg_input_format { HFG_INPUT_CSV = 0, HFG_INPUT_TSV = 1 } hfg_input_format;
+typedef enum hfg_input_format {
+  HFG_INPUT_CSV = 0,
+  HFG_INPUT_TSV = 1,
+  HFG_INPUT_MYSQL = 2,   /* dump dialects: record_dialect.h */
+  HFG_INPUT_PG_TEXT = 3,
+  HFG_INPUT_PG_CSV = 4
+} hfg_input_format;
 
 typedef struct hfg_input_options {
   hfg_input_format format;
@@ -76,9 +88,21 @@ typedef struct hfg_input_options {
   size_t buffer_size;      /* initial read buffer, 0: 1 MiB. Grows to hold a long
                               record. Tests use tiny sizes to force refills. */
   size_t max_record_bytes; /* 0: 64 MiB. Longest accepted record (raw bytes). */
+  /* NULL marker: a field whose raw bytes (unquoted in CSV, before unescaping
+   * in the dump dialects) equal it has is_null set. NULL: the format's own
+   * (none for CSV/TSV, see record_dialect.h for the others). */
+  const char *null_string;
+  /* Dump dialect options (record_dialect.h), NULL for the defaults: mysql's
+   * FIELDS TERMINATED BY / ENCLOSED BY / ESCAPED BY and LINES TERMINATED BY
+   * (enclosed/escaped: one byte, "" for none); pg-csv takes enclosed_by as
+   * its QUOTE and escaped_by as its ESCAPE. */
+  const char *fields_terminated_by;
+  const char *fields_enclosed_by;
+  const char *fields_escaped_by;
+  const char *lines_terminated_by;
 } hfg_input_options;
 
-#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0}
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL}
 
 /* One record. All pointers are borrowed: fields, raw and reason until the next
  * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */
