@@ -20,6 +20,8 @@ static const char USAGE[] =
     "published atomically (_SUCCESS last) for completebulkload.\n"
     "\n"
     "input:   --format csv|tsv  --delimiter C  --no-header  --columns a,b,c\n"
+    "dumps:   --format mysql|pg-text|pg-csv  --null-string S  --fields-terminated-by S\n"
+    "         --fields-enclosed-by C  --fields-escaped-by C  --lines-terminated-by S\n"
     "key:     --rowkey TEMPLATE (see 'Rowkey templates' in README.md)\n"
     "regions: --splits FILE (one escaped key per line)\n"
     "cells:   --family NAME (default cf)  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-\n"
@@ -81,6 +83,8 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
   printf("  records rejected  %llu%s%s\n", (unsigned long long)s->records_rejected,
          s->records_rejected ? "  -> " : "", s->records_rejected ? s->rejects_path : "");
   printf("  duplicates dropped %llu\n", (unsigned long long)s->duplicates_dropped);
+  if (s->null_values || o->format >= HFG_BUILD_MYSQL || o->null_string)
+    printf("  null values       %llu (no cell)\n", (unsigned long long)s->null_values);
   printf("  cells             %llu\n", (unsigned long long)s->cells);
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);

@@ -43,6 +43,8 @@ static const char USAGE[] =
     "  --json             the plan as JSON on stdout instead of the table\n"
     "  --codec C          also compress a sorted sample of cells with C to measure the ratio\n"
     "input:   --format csv|tsv  --delimiter C  --no-header  --columns a,b,c\n"
+    "dumps:   --format mysql|pg-text|pg-csv  --null-string S  --fields-terminated-by S\n"
+    "         --fields-enclosed-by C  --fields-escaped-by C  --lines-terminated-by S\n"
     "cells:   --family NAME  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-  --keep-key-columns\n"
     "         --empty skip|store  --block-size N\n"
     "Estimated HFile bytes per cell = 12 + 8 + rowkey + family + qualifier + value + 3\n"

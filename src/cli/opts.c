@@ -1,5 +1,6 @@
 #include "cli/opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,44 @@ int cli_parse_size(const char *s, uint64_t *out) {
   if (!(bytes >= 0.0 && bytes < 18446744073709551616.0)) return -1;
   *out = (uint64_t)bytes;
   return 0;
+}
+
+/* A FIELDS/LINES option value as MySQL's string literal escapes spell it
+ * (\t \n \r \b \Z \\, and \xNN for any byte but NUL), kept until
+ * cli_free_columns; NULL when malformed. */
+static const char *sql_string(const char *v) {
+  char buf[256];
+  size_t n = 0;
+  for (const char *p = v; *p; p++) {
+    if (n + 1 >= sizeof buf) return NULL;
+    if (*p != '\\') {
+      buf[n++] = *p;
+      continue;
+    }
+    p++;
+    switch (*p) {
+      case 't': buf[n++] = '\t'; break;
+      case 'n': buf[n++] = '\n'; break;
+      case 'r': buf[n++] = '\r'; break;
+      case 'b': buf[n++] = '\b'; break;
+      case 'Z': buf[n++] = '\032'; break;
+      case '\\': buf[n++] = '\\'; break;
+      case '\'': buf[n++] = '\''; break;
+      case '"': buf[n++] = '"'; break;
+      case 'x': {
+        if (!isxdigit((unsigned char)p[1]) || !isxdigit((unsigned char)p[2])) return NULL;
+        char hx[3] = {p[1], p[2], 0};
+        long x = strtol(hx, NULL, 16);
+        if (x == 0) return NULL;
+        buf[n++] = (char)x;
+        p += 2;
+        break;
+      }
+      default: return NULL;
+    }
+  }
+  buf[n] = '\0';
+  return keep(buf);
 }
 
 static int bad(const char *flag, const char *v, const char *why) {
@@ -107,7 +146,10 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   else if (!strcmp(a, "--format")) {
     if (!strcasecmp(v, "csv")) o->format = HFG_BUILD_CSV;
     else if (!strcasecmp(v, "tsv")) o->format = HFG_BUILD_TSV;
-    else return bad(a, v, "expected csv or tsv");
+    else if (!strcasecmp(v, "mysql")) o->format = HFG_BUILD_MYSQL;
+    else if (!strcasecmp(v, "pg-text")) o->format = HFG_BUILD_PG_TEXT;
+    else if (!strcasecmp(v, "pg-csv")) o->format = HFG_BUILD_PG_CSV;
+    else return bad(a, v, "expected csv, tsv, mysql, pg-text or pg-csv");
   } else if (!strcmp(a, "--delimiter")) {
     if (!strcmp(v, "\\t") || !strcasecmp(v, "tab")) o->delimiter = '\t';
     else if (strlen(v) == 1 && v[0] != '\n' && v[0] != '\r') o->delimiter = v[0];
@@ -185,6 +227,19 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     o->hfile.bytes_per_checksum = (uint32_t)n;
   } else if (!strcmp(a, "--create-time")) {
     o->hfile.create_time = strtoll(v, NULL, 10);
+  } else if (!strcmp(a, "--null-string")) {
+    if (!(o->null_string = keep(v))) return bad(a, v, "out of memory");
+  } else if (!strcmp(a, "--fields-terminated-by") || !strcmp(a, "--fields-enclosed-by") ||
+             !strcmp(a, "--fields-escaped-by") || !strcmp(a, "--lines-terminated-by")) {
+    const char *s = sql_string(v);
+    if (!s) return bad(a, v, "expected bytes with \\t \\n \\r \\\\ \\xNN escapes, no NUL");
+    int one = !strcmp(a, "--fields-enclosed-by") || !strcmp(a, "--fields-escaped-by");
+    if (one && strlen(s) > 1) return bad(a, v, "expected one byte, or '' for none");
+    if (!one && !*s) return bad(a, v, "expected at least one byte");
+    if (!strcmp(a, "--fields-terminated-by")) o->fields_terminated_by = s;
+    else if (!strcmp(a, "--fields-enclosed-by")) o->fields_enclosed_by = s;
+    else if (!strcmp(a, "--fields-escaped-by")) o->fields_escaped_by = s;
+    else o->lines_terminated_by = s;
   } else if (!strcmp(a, "--progress")) {
     if (!strcmp(v, "none")) cli_quiet = 1;
     else if (strcmp(v, "plain")) return bad(a, v, "expected plain or none");

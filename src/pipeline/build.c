@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "pipeline/build_internal.h"
+#include "pipeline/record_dialect.h"
 #include "util/alloc.h"
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
@@ -54,11 +55,8 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     rc = fail(j, HFG_ENOMEM, "out of memory");
     goto done;
   }
-  hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
-  io.format = o->format == HFG_BUILD_TSV ? HFG_INPUT_TSV : HFG_INPUT_CSV;
-  if (o->delimiter) io.delimiter = (unsigned char)o->delimiter;
-  io.has_header = o->header;
-  if (!o->header) io.expected_columns = o->ncolumns;
+  hfg_input_options io;
+  hfg_dialect_input_options(o, &io); /* CSV/TSV or a dump dialect, as plan reads it */
   {
     char msg[1024];
     int orc = hfg_record_reader_open(o->inputs, o->ninputs, &io, &rr, msg, sizeof msg);

@@ -193,7 +193,8 @@ static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)
 }
 
 static int manifest_body(job *j, FILE *f) {
-  fprintf(f, "{\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n  \"files\": [", (long long)j->ts,
+  fprintf(f, "{\n  \"null_values\": %llu,", (unsigned long long)j->sum->null_values);
+  fprintf(f, "\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n  \"files\": [", (long long)j->ts,
           j->splits.n + 1);
   for (size_t i = 0; i < j->nfiles; i++) {
     outfile *o = &j->files[i];
