@@ -75,6 +75,9 @@ COPY orders TO '$O/header.csv' WITH (FORMAT csv, HEADER);
 COPY orders TO '$O/quoted.csv' WITH (FORMAT csv, ESCAPE '\\', NULL 'NULL', FORCE_QUOTE *);
 SQL
   check pg-text "$T/pg.expected" "$O/text.txt" --format pg-text --columns $COLS
+  # psql's client-side \copy: the same COPY data through the client
+  pg_sql -c "\\copy orders TO '$T/client.txt'" >/dev/null
+  check pg-text-client "$T/pg.expected" "$T/client.txt" --format pg-text --columns $COLS
   check pg-text-nil "$T/pg.expected" "$O/text_nil.txt" --format pg-text --delimiter '|' \
     --null-string NIL --columns $COLS
   check pg-text-header "$T/pg.expected" "$O/text_header.txt" --format pg-text
