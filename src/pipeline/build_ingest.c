@@ -165,7 +165,7 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
       if (reject(j, &rec, why)) break;
       continue;
     }
-    j->sum->null_values += nulls;
+    if (nulls) j->sum->null_values += nulls;
     if (klen > LONG_KEY) j->sum->long_keys++;
     size_t region = hfg_splits_region(&j->splits, key, klen);
     if (hfg_sorter_add(j->sorter, region, key, klen, seq++, payload.p, payload.len, &e)) {

@@ -35,8 +35,9 @@ struct hfg_dialect {
   size_t null_len;
   int user_null;
   /* per input */
-  int eol;
-  int ended; /* saw the end-of-data marker \. */
+  int eol;         /* line-end kind of the input, once a record was accepted */
+  int eol_seen;    /* the kind the last parse found (committed by hfg_dialect_accept) */
+  int ended;       /* saw the end-of-data marker \. */
   hfg_field *fields;
   size_t nf, fcap;
   char *scratch;
@@ -282,7 +283,7 @@ static int pg_line_end(hfg_dialect *d, const char *p, const char *e, int eof, co
                what);
       return 0;
     }
-    d->eol = EOL_LF;
+    d->eol_seen = EOL_LF;
     *raw_end = p;
     *next = p + 1;
     return 1;
@@ -290,7 +291,7 @@ static int pg_line_end(hfg_dialect *d, const char *p, const char *e, int eof, co
   /* *p == '\r' */
   if (p + 1 == e && !eof) return -1;
   if (p + 1 < e && p[1] == '\n' && d->eol != EOL_LF) {
-    d->eol = EOL_CRLF;
+    d->eol_seen = EOL_CRLF;
     *raw_end = p;
     *next = p + 2;
     return 1;
@@ -510,9 +511,11 @@ static int parse_pg_csv(hfg_dialect *d, const char *s, const char *e, int eof,
 /* ---- public ---- */
 
 void hfg_dialect_reset(hfg_dialect *d) {
-  d->eol = EOL_UNKNOWN;
+  d->eol = d->eol_seen = EOL_UNKNOWN;
   d->ended = 0;
 }
+
+void hfg_dialect_accept(hfg_dialect *d) { d->eol = d->eol_seen; }
 
 int hfg_dialect_parse(hfg_dialect *d, const char *s, const char *e, int eof, hfg_dialect_step *st) {
   size_t need = (size_t)(e - s) + 1;
@@ -525,6 +528,7 @@ int hfg_dialect_parse(hfg_dialect *d, const char *s, const char *e, int eof, hfg
     d->scap = n;
   }
   memset(st, 0, sizeof *st);
+  d->eol_seen = d->eol;
   if (d->fmt != HFG_INPUT_MYSQL) {
     const char *next;
     int m = pg_end_marker(s, e, eof, &next);

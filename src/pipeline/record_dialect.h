@@ -40,7 +40,7 @@
  * whose reason names the field ("field 3: ..."); reading resumes after the
  * record's end, or the end of the line where the error was found.
  *
- * Calls: new (reset parse* )* free. One dialect per reader; not thread-safe.
+ * Calls: new (reset (parse accept?)* )* free. One dialect per reader; not thread-safe.
  */
 #ifndef HFG_PIPELINE_RECORD_DIALECT_H
 #define HFG_PIPELINE_RECORD_DIALECT_H
@@ -83,6 +83,12 @@ void hfg_dialect_reset(hfg_dialect *d);
  * input. Returns 1, HFG_EPARSE, HFG_DIALECT_MORE, HFG_DIALECT_SKIP or
  * HFG_ENOMEM; fills *st except for MORE and ENOMEM. Never modifies [s, e). */
 int hfg_dialect_parse(hfg_dialect *d, const char *s, const char *e, int eof, hfg_dialect_step *st);
+
+/* The reader uses the record (or reject) of the last parse as it is: commit
+ * what it taught about the input (the line-end kind). Not called when the
+ * reader rejects the bytes as overlong instead, so that what is learnt never
+ * depends on the buffer size. */
+void hfg_dialect_accept(hfg_dialect *d);
 
 void hfg_dialect_free(hfg_dialect *d);
 

@@ -302,11 +302,10 @@ static int parse_dialect(hfg_record_reader *r, hfg_record *rec) {
 }
 
 /* Parses the record starting at buf[pos] (not a blank line). Returns 1,
- * HFG_EPARSE (syntax), P_MORE, P_SKIP (dialects), or a fatal code. */
+ * HFG_EPARSE (syntax), P_MORE, or a fatal code. */
 static int parse_record(hfg_record_reader *r, hfg_record *rec) {
   const char *s = r->buf + r->pos, *e = r->buf + r->end;
   if (r->fmt == HFG_INPUT_CSV) return parse_csv(r, rec, s);
-  if (r->dialect) return parse_dialect(r, rec);
   const char *nl = memchr(s, '\n', (size_t)(e - s));
   if (!nl && !r->eof) return P_MORE;
   const char *ce = nl ? nl : e; /* content end: without LF, CR LF, or final CR */
@@ -370,9 +369,9 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
         }
       }
     }
-    /* blank lines (records in the dump dialects) */
+    /* blank lines */
     int more = 0;
-    while (!r->dialect && r->pos < r->end) {
+    while (r->pos < r->end) {
       char c = r->buf[r->pos];
       if (c == '\n') {
         r->pos++;
@@ -398,7 +397,6 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
         size_t pos0 = r->pos;
         uint64_t line0 = r->line;
         rc = parse_record(r, rec);
-        if (rc == P_SKIP) continue;
         if (rc == 1 || rc == HFG_EPARSE) {
           if (rec->raw_len <= r->max_record) return rc;
           r->pos = pos0; /* parsing does not modify buf: redo it as overlong */
@@ -412,6 +410,50 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
          * buffer size. */
         if (r->end - r->pos > r->max_record + 2) return reject_overlong(r, rec);
       }
+    }
+    if ((rc = refill(r))) return rc;
+  }
+}
+
+/* read_one for the dump dialects: no byte order mark, blank lines are
+ * records, the dialect may consume an end-of-data marker (P_SKIP). Kept apart
+ * so that the CSV/TSV loop above stays as it was. */
+static int read_one_dialect(hfg_record_reader *r, hfg_record *rec) {
+  for (;;) {
+    int rc;
+    if (r->skip_line) { /* the rest of an overlong line, as in read_one */
+      const char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
+      if (nl) {
+        r->pos = (size_t)(nl + 1 - r->buf);
+        r->line++;
+        r->skip_line = 0;
+      } else {
+        r->pos = r->end;
+        if (r->eof) {
+          r->skip_line = 0;
+        } else {
+          if ((rc = refill(r))) return rc;
+          continue;
+        }
+      }
+    }
+    if (r->pos == r->end && r->eof) return 0;
+    if (r->pos < r->end) {
+      size_t pos0 = r->pos;
+      uint64_t line0 = r->line;
+      rc = parse_dialect(r, rec);
+      if (rc == P_SKIP) continue;
+      if (rc == 1 || rc == HFG_EPARSE) {
+        if (rec->raw_len <= r->max_record) {
+          hfg_dialect_accept(r->dialect);
+          return rc;
+        }
+        r->pos = pos0; /* as in read_one: the bytes are rejected as overlong instead */
+        r->line = line0;
+        return reject_overlong(r, rec);
+      }
+      if (rc != P_MORE) return rc;
+      if (r->end - r->pos > r->max_record + 2) return reject_overlong(r, rec);
     }
     if ((rc = refill(r))) return rc;
   }
@@ -473,12 +515,12 @@ static int open_next(hfg_record_reader *r) {
   r->pos = r->end = 0;
   r->eof = 0;
   r->line = 1;
-  r->at_start = !r->dialect;
+  r->at_start = 1;
   r->skip_line = 0;
   if (r->dialect) hfg_dialect_reset(r->dialect);
   if (!r->has_header) return 0;
   hfg_record h;
-  rc = read_one(r, &h);
+  rc = r->dialect ? read_one_dialect(r, &h) : read_one(r, &h);
   if (rc == 0) return 0; /* empty input */
   if (rc == HFG_EPARSE)
     return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,
@@ -567,7 +609,7 @@ nomem:
 
 /* CSV/TSV with a NULL string: an unquoted field (one that lies in the raw
  * bytes; quoted ones are copied out of them) equal to it is NULL. */
-static void mark_nulls(hfg_record_reader *r, hfg_record *rec) {
+__attribute__((noinline, cold)) static void mark_nulls(hfg_record_reader *r, hfg_record *rec) {
   const char *raw0 = rec->raw, *raw1 = rec->raw + rec->raw_len;
   for (size_t i = 0; i < rec->nfields; i++) {
     hfg_field *f = &r->fields[i];
@@ -587,7 +629,7 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       if (rc) return rc;
       continue;
     }
-    int rc = read_one(r, rec);
+    int rc = r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
     if (rc == 0) {
       close_input(r);
       continue;
@@ -599,7 +641,7 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       rec->reason = r->reason;
       return HFG_EPARSE;
     }
-    if (r->null_s) mark_nulls(r, rec);
+    if (__builtin_expect(r->null_s != NULL, 0)) mark_nulls(r, rec);
     return 1;
   }
 }
