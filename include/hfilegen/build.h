@@ -82,6 +82,12 @@ typedef struct hfg_build_options {
   const char *fields_enclosed_by;   /* mysql: ENCLOSED BY (default none); pg-csv: QUOTE */
   const char *fields_escaped_by;    /* mysql: ESCAPED BY (default \, "" none); pg-csv: ESCAPE */
   const char *lines_terminated_by;  /* mysql: LINES TERMINATED BY (default LF) */
+  /* Database inputs (URIs), incremental append mode (Sqoop's --incremental
+   * append): only rows whose check column is > last_value (an integer; NULL:
+   * all rows); the largest value read goes to summary.check_max and the
+   * manifest's "incremental". NULL check_column: off. */
+  const char *check_column;
+  const char *last_value;
 } hfg_build_options;
 
 void hfg_build_options_init(hfg_build_options *o);
@@ -104,6 +110,8 @@ typedef struct hfg_build_summary {
   char rejects_path[1024];
   char error[1024];                 /* the failure, when the run returns < 0 */
   uint64_t null_values;             /* NULL fields of cell columns (no cell), in records keyed */
+  char check_max[48];               /* with check_column: the largest check value read, else
+                                       last_value (nothing new), else "" (no row at all) */
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

@@ -35,7 +35,11 @@ static const char USAGE[] =
     "         bytes-per-checksum for one family)\n"
     "run:     --memory 1g  --tmp-dir DIR  --spill-compression none|lz4  --threads N\n"
     "         --on-duplicate error|last|first\n"
-    "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n";
+    "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n"
+    "database: INPUT postgresql://USER@HOST:PORT/DB?table=T (or ?query=SELECT...),\n"
+    "         mysql://USER@HOST:PORT/DB?table=T; password from PGPASSWORD/.pgpass,\n"
+    "         MYSQL_PWD/option files (see 'Database inputs' in README.md)\n"
+    "         --incremental append --check-column COL (--last-value N | --last-value-from DIR)\n";
 
 typedef struct progress_state {
   int quiet;
@@ -85,6 +89,10 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
   printf("  duplicates dropped %llu\n", (unsigned long long)s->duplicates_dropped);
   if (s->null_values || o->format >= HFG_BUILD_MYSQL || o->null_string)
     printf("  null values       %llu (no cell)\n", (unsigned long long)s->null_values);
+  if (o->check_column)
+    printf("  incremental       %s > %s: largest read %s (next run: --last-value-from %s)\n",
+           o->check_column, o->last_value ? o->last_value : "(all rows)",
+           s->check_max[0] ? s->check_max : "(none)", o->out_dir);
   printf("  cells             %llu\n", (unsigned long long)s->cells);
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);
@@ -158,6 +166,7 @@ int cmd_build(int argc, char **argv) {
     fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n%s", USAGE);
     goto out;
   }
+  if (cli_check_incremental(&o)) goto out;
   o.progress = show_progress;
   o.progress_ctx = &ps;
   ps.start = mono_now();

@@ -16,6 +16,7 @@
 #include "hfilegen/scheme.h"
 #include "pipeline/record_dialect.h"
 #include "pipeline/record_reader.h"
+#include "pipeline/source_db.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -126,7 +127,9 @@ int cmd_lint(int argc, char **argv) {
       ncols = bo.ncolumns;
     }
     if (hfg_scheme_compile(tmpl, names, ncols, &s, err, sizeof err)) {
-      fprintf(stderr, "hfilegen lint: --rowkey against the columns of %s: %s\n", inputs[0], err);
+      char shown[1024]; /* a database URI without its password */
+      hfg_db_redact(inputs[0], shown, sizeof shown);
+      fprintf(stderr, "hfilegen lint: --rowkey against the columns of %s: %s\n", shown, err);
       hfg_record_reader_free(rr);
       goto out;
     }

@@ -15,6 +15,7 @@
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
+#include "pipeline/source_db.h"
 
 static const char USAGE[] =
     "usage: hfilegen plan [--job FILE] --rowkey TEMPLATE (--splits FILE | --regions N)\n"
@@ -382,6 +383,7 @@ int cmd_plan(int argc, char **argv) {
     fprintf(stderr, "hfilegen plan: --splits and --regions exclude each other\n");
     goto out;
   }
+  if (cli_check_incremental(&o)) goto out;
   char err[1024];
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);
@@ -391,8 +393,11 @@ int cmd_plan(int argc, char **argv) {
   char desc[512];
   size_t dl = 0;
   desc[0] = 0;
-  for (size_t i = 0; i < ninputs && dl < sizeof desc - 1; i++)
-    dl += (size_t)snprintf(desc + dl, sizeof desc - dl, "%s%s", i ? ", " : "", inputs[i]);
+  for (size_t i = 0; i < ninputs && dl < sizeof desc - 1; i++) {
+    char shown[512]; /* a database URI without its password */
+    hfg_db_redact(inputs[i], shown, sizeof shown);
+    dl += (size_t)snprintf(desc + dl, sizeof desc - dl, "%s%s", i ? ", " : "", shown);
+  }
   rc = 0;
   if (json) print_json(p);
   else print_text(p, desc);

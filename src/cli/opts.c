@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 int cli_quiet;
@@ -116,6 +117,101 @@ static int split_columns(const char *v, char ***cols, hfg_build_options *o) {
   o->columns = (const char *const *)c;
   o->ncolumns = k;
   o->header = 0;
+  return 0;
+}
+
+/* ---- incremental loads ---- */
+
+static int incremental;             /* --incremental append given */
+static const char *last_from;       /* the manifest --last-value-from read */
+static char from_column[256];       /* its check column */
+static char from_value[64];         /* its last value; "" for null */
+
+static int is_integer(const char *v) {
+  size_t i = v[0] == '-';
+  if (!v[i] || strlen(v + i) > 40) return 0;
+  for (; v[i]; i++)
+    if (!isdigit((unsigned char)v[i])) return 0;
+  return 1;
+}
+
+/* A JSON string at *p as the manifest writes it (JSON escapes around the
+ * util/escape.h form: \\ for a backslash, \\xNN for a byte), decoded into
+ * out; advances *p. -1 when it is not such a string or does not fit. */
+static int manifest_str(const char **p, char *out, size_t cap) {
+  const char *s = *p;
+  if (*s != '"') return -1;
+  size_t k = 0;
+  for (s++; *s != '"'; s++) {
+    if (!*s || k + 1 >= cap) return -1;
+    int c = (unsigned char)*s;
+    if (c == '\\') {
+      s++;
+      if (*s == '"') c = '"';
+      else if (*s == '\\' && s[1] == '\\' && s[2] == '\\') c = '\\', s += 2;
+      else if (*s == '\\' && s[1] == 'x' && isxdigit((unsigned char)s[2]) &&
+               isxdigit((unsigned char)s[3])) {
+        char hx[3] = {s[2], s[3], 0};
+        c = (int)strtol(hx, NULL, 16);
+        s += 3;
+      } else return -1;
+    }
+    out[k++] = (char)c;
+  }
+  out[k] = '\0';
+  *p = s + 1;
+  return 0;
+}
+
+/* --last-value-from PREVIOUS_OUT/manifest.json (or the directory): the
+ * "incremental" object of the previous run's manifest. */
+static int last_value_from(hfg_build_options *o, const char *path) {
+  char file[4200];
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(file, sizeof file, "%s/manifest.json", path);
+  else snprintf(file, sizeof file, "%s", path);
+  FILE *f = fopen(file, "r");
+  if (!f) return bad("--last-value-from", file, strerror(errno));
+  static char text[1 << 16];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  const char *p = strstr(text, "\"incremental\": {");
+  const char *c = p ? strstr(p, "\"check_column\": ") : NULL;
+  const char *l = p ? strstr(p, "\"last_value\": ") : NULL;
+  if (!p || !c || !l)
+    return bad("--last-value-from", file,
+               "no \"incremental\" record (was the previous run an incremental build?)");
+  c += strlen("\"check_column\": ");
+  l += strlen("\"last_value\": ");
+  if (manifest_str(&c, from_column, sizeof from_column))
+    return bad("--last-value-from", file, "unreadable check_column");
+  if (!strncmp(l, "null", 4)) from_value[0] = '\0';
+  else if (manifest_str(&l, from_value, sizeof from_value) || !is_integer(from_value))
+    return bad("--last-value-from", file, "unreadable last_value");
+  last_from = keep(file);
+  o->last_value = from_value[0] ? from_value : NULL;
+  if (!o->check_column) o->check_column = from_column;
+  return 0;
+}
+
+int cli_check_incremental(hfg_build_options *o) {
+  if (!incremental && !o->check_column && !o->last_value && !last_from) return 0;
+  if (!incremental)
+    return bad("--check-column/--last-value", "", "go with --incremental append");
+  if (!o->check_column) return bad("--incremental", "append", "needs --check-column");
+  if (last_from && strcmp(o->check_column, from_column)) {
+    fprintf(stderr,
+            "hfilegen build: --last-value-from %s: the previous run checked column '%s', not '%s'\n",
+            last_from, from_column, o->check_column);
+    return -1;
+  }
+  for (size_t i = 0; i < o->ninputs; i++)
+    if (strncmp(o->inputs[i], "postgresql://", 13) && strncmp(o->inputs[i], "postgres://", 11) &&
+        strncmp(o->inputs[i], "mysql://", 8) && strncmp(o->inputs[i], "mariadb://", 10))
+      return bad("--incremental", "append",
+                 "reads database inputs only (postgresql://, mysql://): a dump file holds the "
+                 "rows it was written with, export only the new ones");
   return 0;
 }
 
@@ -243,6 +339,19 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   } else if (!strcmp(a, "--progress")) {
     if (!strcmp(v, "none")) cli_quiet = 1;
     else if (strcmp(v, "plain")) return bad(a, v, "expected plain or none");
+  } else if (!strcmp(a, "--incremental")) {
+    if (strcmp(v, "append"))
+      return bad(a, v, "expected append (rows whose --check-column is above --last-value)");
+    incremental = 1;
+  } else if (!strcmp(a, "--check-column")) {
+    if (!*v) return bad(a, v, "expected a column name");
+    o->check_column = v;
+  } else if (!strcmp(a, "--last-value")) {
+    if (!is_integer(v)) return bad(a, v, "expected an integer");
+    o->last_value = v;
+    last_from = NULL;
+  } else if (!strcmp(a, "--last-value-from")) {
+    if (last_value_from(o, v)) return -1;
   } else {
     (*i)--;
     return bad(a, v, "unknown flag (see hfilegen build --help)");

@@ -17,6 +17,7 @@
 
 #include "pipeline/build_internal.h"
 #include "pipeline/record_dialect.h"
+#include "pipeline/source_db.h"
 #include "util/alloc.h"
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
@@ -57,6 +58,8 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   }
   hfg_input_options io;
   hfg_dialect_input_options(o, &io); /* CSV/TSV or a dump dialect, as plan reads it */
+  io.check_column = o->check_column;  /* database inputs: incremental append */
+  io.last_value = o->last_value;
   {
     char msg[1024];
     int orc = hfg_record_reader_open(o->inputs, o->ninputs, &io, &rr, msg, sizeof msg);
@@ -87,6 +90,11 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   }
   double t0 = now_s();
   if ((rc = hfg_build_ingest(j, rr)) != 0) goto done;
+  if (o->check_column) { /* before publish: the manifest records it */
+    const char *m = hfg_record_reader_check_max(rr);
+    if (!m) m = o->last_value ? o->last_value : "";
+    snprintf(sum->check_max, sizeof sum->check_max, "%s", m);
+  }
   {
     hfg_err e = {0};
     if (hfg_sorter_finish(j->sorter, &e)) {

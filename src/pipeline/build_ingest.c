@@ -121,7 +121,8 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
   hfg_err e = {0}; /* set only by a failure, which ends the loop: zeroed once, not per record */
   double last_progress = now_s();
   /* only the dump formats and a --null-string make NULL fields */
-  const int nulls_possible = o->format >= HFG_BUILD_MYSQL || o->null_string != NULL;
+  const int nulls_possible = o->format >= HFG_BUILD_MYSQL || o->null_string != NULL ||
+                             hfg_record_reader_has_db(rr); /* database inputs have NULLs */
   /* Parsing runs on its own thread (record_pump.h) when one can be had. */
   hfg_record_pump *pump = hfg_record_pump_start(rr);
   while (!atomic_load(&j->failed) &&

@@ -116,6 +116,8 @@ int plan_src_open(const hfg_build_options *b, double fraction, uint64_t seed,
   s->threshold = fraction >= 1 ? UINT64_MAX : (uint64_t)(fraction * 18446744073709551616.0);
   hfg_input_options io;
   hfg_dialect_input_options(b, &io);
+  io.check_column = b->check_column; /* database inputs: incremental append */
+  io.last_value = b->last_value;
   int rc;
   char msg[1024];
   if ((rc = hfg_record_reader_open(b->inputs, b->ninputs, &io, &s->rr, msg, sizeof msg)) != 0) {

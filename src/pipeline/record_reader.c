@@ -30,6 +30,7 @@
 
 #include "pipeline/record_dialect.h"
 #include "pipeline/record_input.h"
+#include "pipeline/source_db.h"
 #include "util/alloc.h"
 #include "util/err.h"
 
@@ -76,6 +77,13 @@ struct hfg_record_reader {
   hfg_dialect *dialect; /* the dump dialect's parser, NULL for CSV/TSV */
   char *null_s;         /* CSV/TSV --null-string, NULL when none */
   size_t null_len;
+
+  /* database inputs (source_db.h) */
+  char **shown;         /* per path: its redacted form for a URI, NULL for a file */
+  int any_db;
+  hfg_dbsrc *db;        /* the open database input, NULL for a file */
+  char *check_column, *last_value;
+  char check_max[48];   /* largest check value of closed database inputs, "" none */
 };
 
 static const char *display_name(const char *path) { return strcmp(path, "-") == 0 ? "<stdin>" : path; }
@@ -461,7 +469,22 @@ static int read_one_dialect(hfg_record_reader *r, hfg_record *rec) {
 
 /* ---- inputs and headers ---- */
 
+/* The database input's check maximum into r->check_max (over all inputs). */
+static void keep_check_max(hfg_record_reader *r) {
+  const char *m = r->db ? hfg_dbsrc_check_max(r->db) : NULL;
+  if (m && (!r->check_max[0] || hfg_db_int_greater(m, strlen(m), r->check_max, strlen(r->check_max))))
+    snprintf(r->check_max, sizeof r->check_max, "%s", m);
+}
+
 static void close_input(hfg_record_reader *r) {
+  if (r->db) {
+    keep_check_max(r);
+    r->bytes_done += hfg_dbsrc_bytes(r->db);
+    hfg_dbsrc_free(r->db);
+    r->db = NULL;
+    r->in_open = 0;
+    return;
+  }
   if (!r->in_open) return;
   r->bytes_done += r->in.bytes_in;
   hfg_rin_close(&r->in);
@@ -505,10 +528,34 @@ static int check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
   return 0;
 }
 
+/* A database input: connect, query, its columns as the header. */
+static int open_db(hfg_record_reader *r, const char *path) {
+  if (!r->has_header)
+    return hfg_err_set(&r->err, HFG_EINVAL,
+                       "%s: a database input names its own columns (no --no-header/--columns)",
+                       r->name);
+  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, &r->db, &r->err);
+  if (rc) return rc;
+  r->in_open = 1;
+  size_t n;
+  const char *const *names = hfg_dbsrc_columns(r->db, &n);
+  hfg_field *hf = hfg_calloc(n ? n : 1, sizeof *hf);
+  if (!hf) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory", r->name);
+  for (size_t i = 0; i < n; i++) {
+    hf[i].p = names[i];
+    hf[i].len = strlen(names[i]);
+  }
+  rc = r->cols ? check_header(r, hf, n) : set_columns(r, hf, n);
+  hfg_free(hf);
+  return rc;
+}
+
 /* Opens paths[next_path] and consumes its header. */
 static int open_next(hfg_record_reader *r) {
+  size_t idx = r->next_path;
   const char *path = r->paths[r->next_path++];
-  r->name = display_name(path);
+  r->name = r->shown[idx] ? r->shown[idx] : display_name(path);
+  if (r->shown[idx]) return open_db(r, path);
   int rc = hfg_rin_open(&r->in, path, r->name, &r->err);
   if (rc) return rc;
   r->in_open = 1;
@@ -575,7 +622,11 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   r->name = "";
   r->buf = hfg_malloc(r->cap);
   r->paths = hfg_calloc(npaths, sizeof *r->paths);
-  if (!r->buf || !r->paths) goto nomem;
+  r->shown = hfg_calloc(npaths, sizeof *r->shown);
+  if (!r->buf || !r->paths || !r->shown) goto nomem;
+  if ((o.check_column && !(r->check_column = hfg_strdup(o.check_column))) ||
+      (o.last_value && !(r->last_value = hfg_strdup(o.last_value))))
+    goto nomem;
   r->npaths = npaths;
   for (size_t i = 0; i < npaths; i++) {
     if (!paths[i]) {
@@ -584,6 +635,19 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
       return HFG_EINVAL;
     }
     if (!(r->paths[i] = hfg_strdup(paths[i]))) goto nomem;
+    if (hfg_db_is_uri(paths[i])) {
+      char shown[2048];
+      hfg_db_redact(paths[i], shown, sizeof shown);
+      if (!(r->shown[i] = hfg_strdup(shown))) goto nomem;
+      r->any_db = 1;
+    }
+  }
+  if (r->check_column && !r->any_db) {
+    hfg_record_reader_free(r);
+    if (errmsg && errlen)
+      snprintf(errmsg, errlen, "incremental reads (check column '%s') need a database input",
+               o.check_column);
+    return HFG_EINVAL;
   }
   /* With headers, read until the first non-empty input gave one, so that
    * columns() is ready. */
@@ -629,7 +693,8 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       if (rc) return rc;
       continue;
     }
-    int rc = r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
+    int rc = r->db ? hfg_dbsrc_next(r->db, rec, &r->err)
+                   : r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
     if (rc == 0) {
       close_input(r);
       continue;
@@ -654,7 +719,15 @@ const char *const *hfg_record_reader_columns(const hfg_record_reader *r, size_t 
 size_t hfg_record_reader_expected_columns(const hfg_record_reader *r) { return r->expected; }
 
 uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r) {
+  if (r->db) return r->bytes_done + hfg_dbsrc_bytes(r->db);
   return r->bytes_done + (r->in_open ? r->in.bytes_in : 0);
+}
+
+int hfg_record_reader_has_db(const hfg_record_reader *r) { return r->any_db; }
+
+const char *hfg_record_reader_check_max(const hfg_record_reader *r) {
+  keep_check_max((hfg_record_reader *)r);
+  return r->check_max[0] ? r->check_max : NULL;
 }
 
 const char *hfg_record_reader_errmsg(const hfg_record_reader *r) { return r->err.msg; }
@@ -664,6 +737,10 @@ void hfg_record_reader_free(hfg_record_reader *r) {
   close_input(r);
   for (size_t i = 0; r->paths && i < r->npaths; i++) hfg_free(r->paths[i]);
   hfg_free(r->paths);
+  for (size_t i = 0; r->shown && i < r->npaths; i++) hfg_free(r->shown[i]);
+  hfg_free(r->shown);
+  hfg_free(r->check_column);
+  hfg_free(r->last_value);
   hfg_free(r->buf);
   hfg_free(r->fields);
   hfg_free(r->scratch);

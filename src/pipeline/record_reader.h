@@ -60,6 +60,13 @@
  *   record_dialect.h). Everything else above (field count, rejects, headers,
  *   inputs) holds for them too.
  *
+ * Database inputs: a path that is a URI (postgresql://, postgres://, mysql://,
+ *   mariadb://; source_db.h) is read from the server instead of a file. Its
+ *   column names are the result set's and serve as its header (has_header
+ *   must be set; they must agree with other inputs' headers as above); its
+ *   records' file is the URI without its password, their line the row number;
+ *   NULL values have is_null. Messages never show the password.
+ *
  * Calls: open next* free. Not thread-safe; one reader per thread.
  */
 #ifndef HFG_PIPELINE_RECORD_READER_H
@@ -100,9 +107,13 @@ typedef struct hfg_input_options {
   const char *fields_enclosed_by;
   const char *fields_escaped_by;
   const char *lines_terminated_by;
+  /* Database inputs (source_db.h), incremental append mode: only rows whose
+   * check_column is > last_value (an integer; NULL: all rows); NULL: off. */
+  const char *check_column;
+  const char *last_value;
 } hfg_input_options;
 
-#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL}
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
 /* One record. All pointers are borrowed: fields, raw and reason until the next
  * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */
@@ -153,6 +164,14 @@ uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r);
 
 /* Message of the fatal error ("" if none). */
 const char *hfg_record_reader_errmsg(const hfg_record_reader *r);
+
+/* 1 when some input is a database URI (its fields may be NULL). */
+int hfg_record_reader_has_db(const hfg_record_reader *r);
+
+/* With check_column: the largest check value among the database rows read so
+ * far (all inputs), NUL-terminated; NULL when none had one. Valid until the
+ * next call or free. */
+const char *hfg_record_reader_check_max(const hfg_record_reader *r);
 
 /* Closes any open input (never stdin) and frees. NULL is a no-op. */
 void hfg_record_reader_free(hfg_record_reader *r);
