@@ -699,6 +699,7 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       close_input(r);
       continue;
     }
+    if (r->db) rec->file = r->name; /* the reader's copy: valid until free, as promised */
     if (rc != 1) return rc;
     if (r->expected == 0) r->expected = rec->nfields;
     if (rec->nfields != r->expected) {
