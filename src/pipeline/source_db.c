@@ -338,13 +338,14 @@ const char *hfg_dbsrc_name(const hfg_dbsrc *s) { return s->shown; }
 
 int hfg_db_int_greater(const char *a, size_t al, const char *b, size_t bl) {
   int an = al && a[0] == '-', bn = bl && b[0] == '-';
-  if (an != bn) return bn;
-  /* strip the sign and leading zeros */
+  /* the magnitudes without sign and leading zeros; -0 is 0 */
   a += an, al -= (size_t)an, b += bn, bl -= (size_t)bn;
   while (al > 1 && a[0] == '0') a++, al--;
   while (bl > 1 && b[0] == '0') b++, bl--;
+  if (al == 1 && a[0] == '0') an = 0;
+  if (bl == 1 && b[0] == '0') bn = 0;
+  if (an != bn) return bn;
   int cmp = al != bl ? (al > bl ? 1 : -1) : memcmp(a, b, al);
-  if (al == 1 && bl == 1 && a[0] == '0' && b[0] == '0') return 0; /* -0 == 0 */
   return an ? cmp < 0 : cmp > 0;
 }
 
