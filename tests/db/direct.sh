@@ -5,8 +5,8 @@
 #   (b) a postgresql:// / mysql:// input builds byte-identical HFiles (and manifest) to the
 #       server's own dump (COPY ... TO text; SELECT ... INTO OUTFILE) built with the dump
 #       format, and its cells are exactly the values the server reports (bytea as bytes);
-#   (c) two incremental loads (--incremental append, the second --last-value-from the first's
-#       output) with inserts in between give exactly the cells of one full load, no row
+#   (c) two incremental loads (--incremental append, the second from a job file with
+#       --last-value-from the first's output) with inserts in between give exactly the cells of one full load, no row
 #       twice; a third with nothing new reads nothing and keeps the last value;
 #   bad input (wrong password, a closed port, a missing table, a missing column) fails in
 #   bounded time with a message naming the URI without its password, nothing published;
@@ -112,8 +112,15 @@ incremental() {
   local o1="$T/$name-inc1" o2="$T/$name-inc2" o3="$T/$name-inc3" full="$T/$name-full"
   build_ok "$name-inc1" "$o1" --rowkey '{id % 4}|{id}' --incremental append --check-column id "$uri" || return
   $insert
-  build_ok "$name-inc2" "$o2" --rowkey '{id % 4}|{id}' --incremental append --check-column id \
-    --last-value-from "$o1" "$uri" || return
+  # the second night as a job file (samples/jobs/orders_nightly.yaml's form)
+  cat >"$T/$name-nightly.yaml" <<YAML
+inputs:
+  - $uri
+rowkey: "{id % 4}|{id}"
+incremental: append
+check-column: id
+YAML
+  build_ok "$name-inc2" "$o2" --job "$T/$name-nightly.yaml" --last-value-from "$o1" || return
   build_ok "$name-inc3" "$o3" --rowkey '{id % 4}|{id}' --incremental append --check-column id \
     --last-value-from "$o2/manifest.json" "$uri" || return
   build_ok "$name-full" "$full" --rowkey '{id % 4}|{id}' "$uri" || return
