@@ -261,7 +261,8 @@ static int unstage(job *j) {
 }
 
 int hfg_build_publish(job *j) {
-  qsort(j->files, j->nfiles, sizeof *j->files, outfile_cmp);
+  if (j->nfiles) /* a job with no rows has no files (and qsort no NULL base) */
+    qsort(j->files, j->nfiles, sizeof *j->files, outfile_cmp);
   size_t done = 0;
   int rc = 0;
   for (; done < j->nfiles && !rc; done++) {
