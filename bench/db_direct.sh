@@ -29,6 +29,7 @@ H="$BUILD/hfilegen"
 W=$(mktemp -d "${TMPDIR:-/tmp}/hfg-dbbench.XXXXXX")
 cleanup() { pg_stop; rm -rf "$W"; }
 trap cleanup EXIT
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 pg_start
 # ~88 bytes of COPY text per row
 ROWS=$(( SIZE * 1000000 / 88 ))
@@ -75,7 +76,7 @@ tm=$(printf '%s\n' "${dump[@]}" | paste -d+ - <(printf '%s\n' "${build[@]}") | b
      awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
 echo
 echo "PostgreSQL $(pg_sql -c 'SHOW server_version'), $ROWS rows, COPY text $(( bytes / 1000000 )) MB, $REPS reps"
-echo "machine: $(nproc) cores, load average before/after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(nproc) cores, load average at the start: $load0, at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-34s %10s %10s\n' "path" "best s" "median s"
 printf '%-34s %10s %10s\n' "COPY TO file (dump)" "$db" "$dm"
 printf '%-34s %10s %10s\n' "build --format pg-text the dump" "$bb" "$bm"
