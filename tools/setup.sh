@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config zlib1g-dev liblz4-dev libsnappy-dev
       libzstd-dev libxxhash-dev libprotobuf-c-dev protobuf-c-compiler libyaml-dev libisal-dev
       openjdk-17-jdk-headless maven librsvg2-bin libbz2-dev liblzma-dev libzookeeper-mt-dev
-      libexpat1-dev)
+      libexpat1-dev postgresql mariadb-server python3 libpq-dev libmariadb-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -26,7 +26,8 @@ extern "C" {
 
 enum { HFG_DUP_ERROR = 0, HFG_DUP_LAST, HFG_DUP_FIRST };
 enum { HFG_EMPTY_SKIP = 0, HFG_EMPTY_STORE };
-enum { HFG_BUILD_CSV = 0, HFG_BUILD_TSV, HFG_BUILD_AUTO /* by each input's name (default) */ };
+enum { HFG_BUILD_CSV = 0, HFG_BUILD_TSV, HFG_BUILD_AUTO /* by each input's name (default) */,
+       HFG_BUILD_MYSQL, HFG_BUILD_PG_TEXT, HFG_BUILD_PG_CSV };
 enum { HFG_EMPTY_ROW_SKIP = 0, HFG_EMPTY_ROW_MARKER };
 
 typedef struct hfg_build_progress {
@@ -46,7 +47,8 @@ typedef struct hfg_build_options {
   size_t ninputs;
   int format;                       /* HFG_BUILD_CSV / HFG_BUILD_TSV / HFG_BUILD_AUTO: TSV for
                                        names ending in .tsv or .tab (also .tsv.gz ...), else
-                                       CSV (hfg_input_format_guess, src/pipeline/record_reader.h) */
+                                       CSV (hfg_input_format_guess, src/pipeline/record_reader.h);
+                                       or a dump: _MYSQL, _PG_TEXT, _PG_CSV */
   char delimiter;                   /* 0: ',' for CSV, '\t' for TSV */
   int header;                       /* first line names the columns */
   const char *const *columns;       /* column names when there is no header; with a header
@@ -113,6 +115,19 @@ typedef struct hfg_build_options {
    * when set, every family a column maps to must be one of them. Borrowed. */
   const struct hfg_build_family *table_families;
   size_t ntable_families;
+  /* Dumps (format-specs/dump-dialects.md). A NULL field makes no cell (and is
+   * counted); NULL in a rowkey or timestamp column rejects the record. */
+  const char *null_string;          /* NULL marker instead of the format's own (\N, "") */
+  const char *fields_terminated_by; /* mysql: FIELDS TERMINATED BY (default TAB) */
+  const char *fields_enclosed_by;   /* mysql: ENCLOSED BY (default none); pg-csv: QUOTE */
+  const char *fields_escaped_by;    /* mysql: ESCAPED BY (default \, "" none); pg-csv: ESCAPE */
+  const char *lines_terminated_by;  /* mysql: LINES TERMINATED BY (default LF) */
+  /* Database inputs (URIs), incremental append mode (Sqoop's --incremental
+   * append): only rows whose check column is > last_value (an integer; NULL:
+   * all rows); the largest value read goes to summary.check_max and the
+   * manifest's "incremental". NULL check_column: off. */
+  const char *check_column;
+  const char *last_value;
 } hfg_build_options;
 
 /* One family's settings from a live table; a zero/has_ field leaves the option as is. */
@@ -155,6 +170,9 @@ typedef struct hfg_build_summary {
   uint64_t removed_bytes;
   uint64_t stale_bytes;
   char staging[4096];               /* <parent>/.<name>.hfilegen-staging, "" when not staged */
+  uint64_t null_values;             /* NULL fields of cell columns (no cell), in records keyed */
+  char check_max[48];               /* with check_column: the largest check value read, else
+                                       last_value (nothing new), else "" (no row at all) */
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

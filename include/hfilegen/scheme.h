@@ -25,6 +25,7 @@ extern "C" {
 typedef struct hfg_field {
   const char *p;  /* not NUL-terminated */
   size_t len;
+  int is_null;    /* an SQL NULL from a dump (len 0): no value at all, unlike "" */
 } hfg_field;
 
 typedef struct hfg_scheme hfg_scheme;

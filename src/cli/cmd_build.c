@@ -25,6 +25,8 @@ static const char USAGE[] =
     "input:   --format csv|tsv  --delimiter C  --no-header  --columns a,b,c\n"
     "         (format: TSV for names ending in .tsv/.tab[.gz|.zst|.bz2|.xz], else CSV;\n"
     "         --columns alone means no header, --header --columns renames the header's)\n"
+    "dumps:   --format mysql|pg-text|pg-csv  --null-string S  --fields-terminated-by S\n"
+    "         --fields-enclosed-by C  --fields-escaped-by C  --lines-terminated-by S\n"
     "key:     --rowkey TEMPLATE (see 'Rowkey templates' in README.md)\n"
     "regions: --splits FILE (one escaped key per line)\n"
     "cells:   --family NAME (default cf)  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-\n"
@@ -46,7 +48,11 @@ static const char USAGE[] =
     "live:    --table NAME instead of --splits: the table's region boundaries and, unless\n"
     "         given, each family's codec, bloom and block size (and MAX_FILESIZE), from a\n"
     "         running HBase: --zookeeper host:port[,...] [--znode-parent /hbase] or\n"
-    "         --hbase-site FILE or $HBASE_CONF_DIR/hbase-site.xml; --hbase-timeout MS\n";
+    "         --hbase-site FILE or $HBASE_CONF_DIR/hbase-site.xml; --hbase-timeout MS\n"
+    "database: INPUT postgresql://USER@HOST:PORT/DB?table=T (or ?query=SELECT...),\n"
+    "         mysql://USER@HOST:PORT/DB?table=T; password from PGPASSWORD/.pgpass,\n"
+    "         MYSQL_PWD/option files (see 'Database inputs' in README.md)\n"
+    "         --incremental append --check-column COL (--last-value N | --last-value-from DIR)\n";
 
 typedef struct progress_state {
   int quiet;
@@ -103,6 +109,12 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
            (unsigned long long)s->marker_rows,
            o->empty_row_family ? o->empty_row_family : o->family ? o->family : "cf",
            o->empty_row_qualifier ? o->empty_row_qualifier : "_0");
+  if (s->null_values || o->format >= HFG_BUILD_MYSQL || o->null_string)
+    printf("  null values       %llu (no cell)\n", (unsigned long long)s->null_values);
+  if (o->check_column)
+    printf("  incremental       %s > %s: largest read %s (next run: --last-value-from %s)\n",
+           o->check_column, o->last_value ? o->last_value : "(all rows)",
+           s->check_max[0] ? s->check_max : "(none)", o->out_dir);
   printf("  cells             %llu\n", (unsigned long long)s->cells);
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);
@@ -210,6 +222,7 @@ int cmd_build(int argc, char **argv) {
   if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;
   rc = 2;
   cli_warn_splits("build", o.splits_file);
+  if (cli_check_incremental(&o)) goto out;
   o.progress = show_progress;
   o.progress_ctx = &ps;
   ps.start = mono_now();

@@ -52,7 +52,7 @@ int cmd_key(int argc, char **argv) {
     }
     names[n] = strndup(a, (size_t)(eq - a));
     if (!names[n]) goto out;
-    vals[n] = (hfg_named_value){names[n], {eq + 1, strlen(eq + 1)}};
+    vals[n] = (hfg_named_value){names[n], {eq + 1, strlen(eq + 1), 0}};
     n++;
   }
   if (!tmpl) {

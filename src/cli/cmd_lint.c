@@ -13,24 +13,36 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/opts.h"
 #include "hfilegen/scheme.h"
+#include "pipeline/columns.h"
+#include "pipeline/record_dialect.h"
 #include "pipeline/record_reader.h"
+#include "pipeline/source_db.h"
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: hfilegen lint --rowkey TEMPLATE [--regions N] [--input SAMPLE ...]\n"
           "                     [--delimiter C|tab] [--max-records N] [--format text|json]\n"
+          "                     [--input-format csv|tsv|mysql|pg-text|pg-csv] [--columns a,b]\n"
+          "                     [--null-string S] [--fields-terminated-by S] [--fields-enclosed-by C]\n"
+          "                     [--fields-escaped-by C] [--lines-terminated-by S] (as for build)\n"
           "\n"
           "Checks the rowkey red lines: monotonically increasing prefix, key length (> 100\n"
           "warning, > 200 error), variable-length parts without a separator, separators\n"
           "inside values, buckets vs regions, bucket skew, reversed time, duplicate keys,\n"
           "records the template cannot key. Samples are CSV/TSV with a header row\n"
-          "(tab when the name ends in .tsv or .tab, also .tsv.gz etc., as build reads it).\n"
-          "Exit 1 when any finding is an error.\n");
+          "(tab when the name ends in .tsv or .tab, also .tsv.gz etc., as build reads it), or the\n"
+          "--input-format dump (--columns when it has no header; a NULL key column skips the\n"
+          "record). Exit 1 when any finding is an error.\n");
 }
 
 int cmd_lint(int argc, char **argv) {
   const char *tmpl = NULL, *fmt = "text", *delim_s = NULL;
+  hfg_build_options bo; /* the input flags, read as build reads them */
+  hfg_build_options_init(&bo);
+  char **cols = NULL;
+  int input_format = 0;
   const char **inputs = calloc((size_t)argc, sizeof *inputs);
   size_t ninputs = 0;
   uint64_t regions = 0, maxrec = 1000000;
@@ -46,8 +58,13 @@ int cmd_lint(int argc, char **argv) {
       rc = 0;
       goto out;
     }
+    int dump_flag = !strcmp(a, "--input-format") || !strcmp(a, "--columns") ||
+                    !strcmp(a, "--null-string") || !strcmp(a, "--fields-terminated-by") ||
+                    !strcmp(a, "--fields-enclosed-by") || !strcmp(a, "--fields-escaped-by") ||
+                    !strcmp(a, "--lines-terminated-by");
     if (strcmp(a, "--rowkey") && strcmp(a, "--regions") && strcmp(a, "--input") &&
-        strcmp(a, "--delimiter") && strcmp(a, "--max-records") && strcmp(a, "--format")) {
+        strcmp(a, "--delimiter") && strcmp(a, "--max-records") && strcmp(a, "--format") &&
+        !dump_flag) {
       fprintf(stderr, "hfilegen lint: unknown option '%s'\n", a);
       usage(stderr);
       goto out;
@@ -57,6 +74,14 @@ int cmd_lint(int argc, char **argv) {
       goto out;
     }
     const char *v = argv[++i];
+    if (dump_flag) {
+      int k = 0;
+      if (cli_apply_build_flag(&bo, !strcmp(a, "--input-format") ? "--format" : a, v, NULL, NULL,
+                               &cols, &k))
+        goto out;
+      input_format |= !strcmp(a, "--input-format");
+      continue;
+    }
     if (!strcmp(a, "--rowkey")) tmpl = v;
     else if (!strcmp(a, "--input")) inputs[ninputs++] = v;
     else if (!strcmp(a, "--delimiter")) delim_s = v;
@@ -85,11 +110,15 @@ int cmd_lint(int argc, char **argv) {
   size_t nrec = 0, nbad = 0;
   if (ninputs) {
     /* the pipeline's record reader: RFC 4180 CSV (quoted newlines too) or TSV,
-     * by --delimiter or else by each name as build guesses it */
-    hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
-    io.format = !delim_s ? HFG_INPUT_AUTO : tab ? HFG_INPUT_TSV : HFG_INPUT_CSV;
-    if (delim_s && !tab) io.delimiter = (unsigned char)delim_s[0];
-    io.has_header = 1;
+     * by --delimiter or else by each name as build guesses it; or a dump dialect */
+    hfg_input_options io;
+    hfg_build_input_options(&bo, &io);
+    if (!input_format) {
+      io.format = !delim_s ? HFG_INPUT_AUTO : tab ? HFG_INPUT_TSV : HFG_INPUT_CSV;
+      io.delimiter = delim_s && !tab ? (unsigned char)delim_s[0] : -1;
+    } else if (delim_s) {
+      io.delimiter = tab ? '\t' : (unsigned char)delim_s[0];
+    }
     hfg_record_reader *rr = NULL;
     if (hfg_record_reader_open(inputs, ninputs, &io, &rr, err, sizeof err)) {
       fprintf(stderr, "hfilegen lint: %s\n", err);
@@ -97,8 +126,14 @@ int cmd_lint(int argc, char **argv) {
     }
     size_t ncols = 0;
     const char *const *names = hfg_record_reader_columns(rr, &ncols);
+    if (!io.has_header) { /* --columns */
+      names = bo.columns;
+      ncols = bo.ncolumns;
+    }
     if (hfg_scheme_compile(tmpl, names, ncols, &s, err, sizeof err)) {
-      fprintf(stderr, "hfilegen lint: --rowkey against the columns of %s: %s\n", inputs[0], err);
+      char shown[1024]; /* a database URI without its password */
+      hfg_db_redact(inputs[0], shown, sizeof shown);
+      fprintf(stderr, "hfilegen lint: --rowkey against the columns of %s: %s\n", shown, err);
       hfg_record_reader_free(rr);
       goto out;
     }
@@ -120,6 +155,13 @@ int cmd_lint(int argc, char **argv) {
         fprintf(stderr, "hfilegen lint: %s\n", hfg_record_reader_errmsg(rr));
         hfg_record_reader_free(rr);
         goto out;
+      }
+      char why[160];
+      if (hfg_dialect_null_key(s, rec.fields, rec.nfields, why, sizeof why)) {
+        if (nbad++ < 5)
+          fprintf(stderr, "hfilegen lint: %s line %llu: %s (record skipped)\n", rec.file,
+                  (unsigned long long)rec.line, why);
+        continue;
       }
       if (hfg_lint_add(l, rec.fields, rec.nfields)) {
         fprintf(stderr, "hfilegen lint: out of memory\n");
@@ -174,5 +216,6 @@ out:
   hfg_lint_free(l);
   hfg_scheme_free(s);
   free(inputs);
+  cli_free_columns(cols, &bo);
   return rc;
 }

@@ -17,6 +17,7 @@
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
 #include "scheme/lists.h"
+#include "pipeline/source_db.h"
 
 static const char USAGE[] =
     "usage: hfilegen plan [--job FILE] --rowkey TEMPLATE (--splits FILE | --regions N)\n"
@@ -49,6 +50,8 @@ static const char USAGE[] =
     "input:   --format csv|tsv  --delimiter C  --no-header  --columns a,b,c\n"
     "         (format: TSV for names ending in .tsv/.tab[.gz|.zst|.bz2|.xz], else CSV;\n"
     "         --columns alone means no header, --header --columns renames the header's)\n"
+    "dumps:   --format mysql|pg-text|pg-csv  --null-string S  --fields-terminated-by S\n"
+    "         --fields-enclosed-by C  --fields-escaped-by C  --lines-terminated-by S\n"
     "cells:   --family NAME  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-  --keep-key-columns\n"
     "         --empty skip|store  --block-size N\n"
     "Estimated HFile bytes per cell = 12 + 8 + rowkey + family + qualifier + value + 3\n"
@@ -408,6 +411,7 @@ int cmd_plan(int argc, char **argv) {
     rc = 2;
   }
   cli_warn_splits("plan", o.splits_file);
+  if (cli_check_incremental(&o)) goto out;
   char err[1024];
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);
@@ -417,8 +421,11 @@ int cmd_plan(int argc, char **argv) {
   char desc[512];
   size_t dl = 0;
   desc[0] = 0;
-  for (size_t i = 0; i < ninputs && dl < sizeof desc - 1; i++)
-    dl += (size_t)snprintf(desc + dl, sizeof desc - dl, "%s%s", i ? ", " : "", inputs[i]);
+  for (size_t i = 0; i < ninputs && dl < sizeof desc - 1; i++) {
+    char shown[512]; /* a database URI without its password */
+    hfg_db_redact(inputs[i], shown, sizeof shown);
+    dl += (size_t)snprintf(desc + dl, sizeof desc - dl, "%s%s", i ? ", " : "", shown);
+  }
   rc = 0;
   if (json) print_json(p);
   else print_text(p, desc);

@@ -45,7 +45,7 @@ static int split_kv(const char *a, char **name, hfg_field *v) {
   const char *eq = strchr(a, '=');
   if (!eq || eq == a) return -1;
   *name = strndup(a, (size_t)(eq - a));
-  *v = (hfg_field){eq + 1, strlen(eq + 1)};
+  *v = (hfg_field){eq + 1, strlen(eq + 1), 0};
   return *name ? 0 : -1;
 }
 
@@ -83,7 +83,7 @@ static int print_gets(const hfg_scheme *s, const hfg_scan_info *in, const char *
   if (!strcmp(fmt, "json")) fputc('[', stdout);
   for (uint64_t i = 0; i < in->values && !rc; i++) {
     int k = snprintf(num, sizeof num, "%lld", (long long)(in->first + (int64_t)i));
-    all[n] = (hfg_named_value){field, {num, (size_t)k}};
+    all[n] = (hfg_named_value){field, {num, (size_t)k, 0}};
     uint8_t *key = NULL;
     size_t len = 0;
     char *txt = NULL;

@@ -24,6 +24,9 @@ static void usage(FILE *f) {
           "                       [--table T] [--family CF] [--codec C] [--bloom B] [--block-size N]\n"
           "       hfilegen splits --algo sample --rowkey T --regions N --input FILE... [--sample F]\n"
           "                       [--input-format csv|tsv] [--delimiter C] [--[no-]header] [--columns a,b]\n"
+          "                       [--input-format mysql|pg-text|pg-csv] [--null-string S]\n"
+          "                       [--fields-terminated-by S] [--fields-enclosed-by C]\n"
+          "                       [--fields-escaped-by C] [--lines-terminated-by S] (as for build)\n"
           "\n"
           "  --algo scheme      align to the template's bucket prefix (default with --rowkey)\n"
           "         hex         RegionSplitter HexStringSplit, 00000000..ffffffff (default without)\n"
@@ -108,7 +111,9 @@ int cmd_splits(int argc, char **argv) {
     }
     if (!strcmp(a, "--input") || !strcmp(a, "--sample") || !strcmp(a, "--input-format") ||
         !strcmp(a, "--delimiter") || !strcmp(a, "--no-header") || !strcmp(a, "--columns") ||
-        !strcmp(a, "--header")) {
+        !strcmp(a, "--header") || !strcmp(a, "--null-string") ||
+        !strcmp(a, "--fields-terminated-by") || !strcmp(a, "--fields-enclosed-by") ||
+        !strcmp(a, "--fields-escaped-by") || !strcmp(a, "--lines-terminated-by")) {
       int no_value = !strcmp(a, "--no-header") || !strcmp(a, "--header");
       if (no_value) cli_apply_build_flag(&bo, a, NULL, NULL, NULL, &cols, &i);
       else if (!v) fprintf(stderr, "hfilegen splits: %s needs a value\n", a);

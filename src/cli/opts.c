@@ -2,11 +2,13 @@
 
 #include "cli/cli_util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 int cli_quiet;
@@ -71,6 +73,44 @@ int cli_parse_size(const char *s, uint64_t *out) {
   }
   *out = bytes;
   return 0;
+}
+
+/* A FIELDS/LINES option value as MySQL's string literal escapes spell it
+ * (\t \n \r \b \Z \\, and \xNN for any byte but NUL), kept until
+ * cli_free_columns; NULL when malformed. */
+static const char *sql_string(const char *v) {
+  char buf[256];
+  size_t n = 0;
+  for (const char *p = v; *p; p++) {
+    if (n + 1 >= sizeof buf) return NULL;
+    if (*p != '\\') {
+      buf[n++] = *p;
+      continue;
+    }
+    p++;
+    switch (*p) {
+      case 't': buf[n++] = '\t'; break;
+      case 'n': buf[n++] = '\n'; break;
+      case 'r': buf[n++] = '\r'; break;
+      case 'b': buf[n++] = '\b'; break;
+      case 'Z': buf[n++] = '\032'; break;
+      case '\\': buf[n++] = '\\'; break;
+      case '\'': buf[n++] = '\''; break;
+      case '"': buf[n++] = '"'; break;
+      case 'x': {
+        if (!isxdigit((unsigned char)p[1]) || !isxdigit((unsigned char)p[2])) return NULL;
+        char hx[3] = {p[1], p[2], 0};
+        long x = strtol(hx, NULL, 16);
+        if (x == 0) return NULL;
+        buf[n++] = (char)x;
+        p += 2;
+        break;
+      }
+      default: return NULL;
+    }
+  }
+  buf[n] = '\0';
+  return keep(buf);
 }
 
 static int bad(const char *flag, const char *v, const char *why) {
@@ -142,6 +182,101 @@ static int split_columns(const char *v, char ***cols, hfg_build_options *o) {
   return 0;
 }
 
+/* ---- incremental loads ---- */
+
+static int incremental;             /* --incremental append given */
+static const char *last_from;       /* the manifest --last-value-from read */
+static char from_column[256];       /* its check column */
+static char from_value[64];         /* its last value; "" for null */
+
+static int is_integer(const char *v) {
+  size_t i = v[0] == '-';
+  if (!v[i] || strlen(v + i) > 40) return 0;
+  for (; v[i]; i++)
+    if (!isdigit((unsigned char)v[i])) return 0;
+  return 1;
+}
+
+/* A JSON string at *p as the manifest writes it (JSON escapes around the
+ * util/escape.h form: \\ for a backslash, \\xNN for a byte), decoded into
+ * out; advances *p. -1 when it is not such a string or does not fit. */
+static int manifest_str(const char **p, char *out, size_t cap) {
+  const char *s = *p;
+  if (*s != '"') return -1;
+  size_t k = 0;
+  for (s++; *s != '"'; s++) {
+    if (!*s || k + 1 >= cap) return -1;
+    int c = (unsigned char)*s;
+    if (c == '\\') {
+      s++;
+      if (*s == '"') c = '"';
+      else if (*s == '\\' && s[1] == '\\' && s[2] == '\\') c = '\\', s += 2;
+      else if (*s == '\\' && s[1] == 'x' && isxdigit((unsigned char)s[2]) &&
+               isxdigit((unsigned char)s[3])) {
+        char hx[3] = {s[2], s[3], 0};
+        c = (int)strtol(hx, NULL, 16);
+        s += 3;
+      } else return -1;
+    }
+    out[k++] = (char)c;
+  }
+  out[k] = '\0';
+  *p = s + 1;
+  return 0;
+}
+
+/* --last-value-from PREVIOUS_OUT/manifest.json (or the directory): the
+ * "incremental" object of the previous run's manifest. */
+static int last_value_from(hfg_build_options *o, const char *path) {
+  char file[4200];
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(file, sizeof file, "%s/manifest.json", path);
+  else snprintf(file, sizeof file, "%s", path);
+  FILE *f = fopen(file, "r");
+  if (!f) return bad("--last-value-from", file, strerror(errno));
+  static char text[1 << 16];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  const char *p = strstr(text, "\"incremental\": {");
+  const char *c = p ? strstr(p, "\"check_column\": ") : NULL;
+  const char *l = p ? strstr(p, "\"last_value\": ") : NULL;
+  if (!p || !c || !l)
+    return bad("--last-value-from", file,
+               "no \"incremental\" record (was the previous run an incremental build?)");
+  c += strlen("\"check_column\": ");
+  l += strlen("\"last_value\": ");
+  if (manifest_str(&c, from_column, sizeof from_column))
+    return bad("--last-value-from", file, "unreadable check_column");
+  if (!strncmp(l, "null", 4)) from_value[0] = '\0';
+  else if (manifest_str(&l, from_value, sizeof from_value) || !is_integer(from_value))
+    return bad("--last-value-from", file, "unreadable last_value");
+  last_from = keep(file);
+  o->last_value = from_value[0] ? from_value : NULL;
+  if (!o->check_column) o->check_column = from_column;
+  return 0;
+}
+
+int cli_check_incremental(hfg_build_options *o) {
+  if (!incremental && !o->check_column && !o->last_value && !last_from) return 0;
+  if (!incremental)
+    return bad("--check-column/--last-value", "", "go with --incremental append");
+  if (!o->check_column) return bad("--incremental", "append", "needs --check-column");
+  if (last_from && strcmp(o->check_column, from_column)) {
+    fprintf(stderr,
+            "hfilegen build: --last-value-from %s: the previous run checked column '%s', not '%s'\n",
+            last_from, from_column, o->check_column);
+    return -1;
+  }
+  for (size_t i = 0; i < o->ninputs; i++)
+    if (strncmp(o->inputs[i], "postgresql://", 13) && strncmp(o->inputs[i], "postgres://", 11) &&
+        strncmp(o->inputs[i], "mysql://", 8) && strncmp(o->inputs[i], "mariadb://", 10))
+      return bad("--incremental", "append",
+                 "reads database inputs only (postgresql://, mysql://): a dump file holds the "
+                 "rows it was written with, export only the new ones");
+  return 0;
+}
+
 int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, const char **maps,
                          size_t *nmaps, char ***cols, int *i) {
   uint64_t n;
@@ -180,7 +315,10 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   else if (!strcmp(a, "--format")) {
     if (!strcasecmp(v, "csv")) o->format = HFG_BUILD_CSV;
     else if (!strcasecmp(v, "tsv")) o->format = HFG_BUILD_TSV;
-    else return bad(a, v, "expected csv or tsv");
+    else if (!strcasecmp(v, "mysql")) o->format = HFG_BUILD_MYSQL;
+    else if (!strcasecmp(v, "pg-text")) o->format = HFG_BUILD_PG_TEXT;
+    else if (!strcasecmp(v, "pg-csv")) o->format = HFG_BUILD_PG_CSV;
+    else return bad(a, v, "expected csv, tsv, mysql, pg-text or pg-csv");
   } else if (!strcmp(a, "--delimiter")) {
     if (!strcmp(v, "\\t") || !strcasecmp(v, "tab")) o->delimiter = '\t';
     else if (strlen(v) == 1 && v[0] != '\n' && v[0] != '\r') o->delimiter = v[0];
@@ -287,6 +425,32 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
         if (c) o->empty_row_qualifier = c + 1;
       }
     } else return bad(a, v, "expected skip, marker or marker:FAMILY:QUALIFIER");
+  } else if (!strcmp(a, "--null-string")) {
+    if (!(o->null_string = keep(v))) return bad(a, v, "out of memory");
+  } else if (!strcmp(a, "--fields-terminated-by") || !strcmp(a, "--fields-enclosed-by") ||
+             !strcmp(a, "--fields-escaped-by") || !strcmp(a, "--lines-terminated-by")) {
+    const char *s = sql_string(v);
+    if (!s) return bad(a, v, "expected bytes with \\t \\n \\r \\\\ \\xNN escapes, no NUL");
+    int one = !strcmp(a, "--fields-enclosed-by") || !strcmp(a, "--fields-escaped-by");
+    if (one && strlen(s) > 1) return bad(a, v, "expected one byte, or '' for none");
+    if (!one && !*s) return bad(a, v, "expected at least one byte");
+    if (!strcmp(a, "--fields-terminated-by")) o->fields_terminated_by = s;
+    else if (!strcmp(a, "--fields-enclosed-by")) o->fields_enclosed_by = s;
+    else if (!strcmp(a, "--fields-escaped-by")) o->fields_escaped_by = s;
+    else o->lines_terminated_by = s;
+  } else if (!strcmp(a, "--incremental")) {
+    if (strcmp(v, "append"))
+      return bad(a, v, "expected append (rows whose --check-column is above --last-value)");
+    incremental = 1;
+  } else if (!strcmp(a, "--check-column")) {
+    if (!*v) return bad(a, v, "expected a column name");
+    o->check_column = v;
+  } else if (!strcmp(a, "--last-value")) {
+    if (!is_integer(v)) return bad(a, v, "expected an integer");
+    o->last_value = v;
+    last_from = NULL;
+  } else if (!strcmp(a, "--last-value-from")) {
+    if (last_value_from(o, v)) return -1;
   } else {
     (*i)--;
     return bad(a, v, "unknown flag (see hfilegen build --help)");

@@ -35,4 +35,9 @@ int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char **
 
 void cli_free_columns(char **cols, hfg_build_options *o);
 
+/* After all flags (o->inputs set): --incremental append needs --check-column
+ * and database inputs; --last-value-from's column must match. Prints the
+ * problem and returns -1. */
+int cli_check_incremental(hfg_build_options *o);
+
 #endif

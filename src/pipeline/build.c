@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "pipeline/build_internal.h"
+#include "pipeline/record_dialect.h"
+#include "pipeline/source_db.h"
 #include "util/alloc.h"
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
@@ -65,7 +67,9 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     goto done;
   }
   hfg_input_options io;
-  hfg_build_input_options(o, &io);
+  hfg_build_input_options(o, &io); /* CSV/TSV (by name) or a dump dialect, as plan reads it */
+  io.check_column = o->check_column;  /* database inputs: incremental append */
+  io.last_value = o->last_value;
   {
     char msg[1024];
     int orc = hfg_record_reader_open(o->inputs, o->ninputs, &io, &rr, msg, sizeof msg);
@@ -103,6 +107,11 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     rc = fail(j, HFG_EREJECT, "all %llu records were rejected (see %s): nothing to publish",
               (unsigned long long)sum->records_read, sum->rejects_path);
     goto done;
+  }
+  if (o->check_column) { /* before publish: the manifest records it */
+    const char *m = hfg_record_reader_check_max(rr);
+    if (!m) m = o->last_value ? o->last_value : "";
+    snprintf(sum->check_max, sizeof sum->check_max, "%s", m);
   }
   {
     hfg_err e = {0};

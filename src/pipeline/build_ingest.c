@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pipeline/build_internal.h"
+#include "pipeline/record_dialect.h"
 #include "pipeline/record_pump.h"
 #include "pipeline/values.h"
 #include "util/buf.h"
@@ -46,11 +47,17 @@ static int reject(job *j, const hfg_record *r, const char *reason) {
 }
 
 /* Payload of a sorted row: ts:be64 line:be64 file:be16, then per cell column
- * len:be32 (ABSENT = no cell) and the encoded value. */
+ * len:be32 (ABSENT = no cell: an empty value skipped, or a NULL, counted in
+ * *nulls) and the encoded value. */
 static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf *pl,
-                         char *why, size_t whylen) {
+                         uint64_t *nulls, char *why, size_t whylen) {
   hfg_buf_reset(pl);
   int64_t ts = j->ts;
+  *nulls = 0;
+  if (j->ts_column >= 0 && r->fields[j->ts_column].is_null) {
+    snprintf(why, whylen, "timestamp column '%s' is NULL", j->o->timestamp_column);
+    return HFG_EPARSE;
+  }
   if (j->ts_column >= 0 &&
       hfg_stamp_parse(&j->stamp, &r->fields[j->ts_column], &ts, why, whylen))
     return HFG_EPARSE;
@@ -64,7 +71,8 @@ static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf
   pl->len = 18;
   for (size_t i = 0; i < j->ncols; i++) {
     const hfg_field *f = &r->fields[j->cols[i].column];
-    if (f->len == 0 && j->o->empty == HFG_EMPTY_SKIP) {
+    if (f->len == 0 && (f->is_null || j->o->empty == HFG_EMPTY_SKIP)) {
+      *nulls += (uint64_t)f->is_null;
       if (hfg_buf_put_be32(pl, ABSENT)) return HFG_ENOMEM;
       continue;
     }
@@ -99,6 +107,9 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
   uint64_t seq = 0;
   hfg_err e = {0}; /* set only by a failure, which ends the loop: zeroed once, not per record */
   double last_progress = now_s();
+  /* only the dump formats and a --null-string make NULL fields */
+  const int nulls_possible = o->format >= HFG_BUILD_MYSQL || o->null_string != NULL ||
+                             hfg_record_reader_has_db(rr); /* database inputs have NULLs */
   /* Parsing runs on its own thread (record_pump.h) when one can be had. */
   hfg_record_pump *pump = hfg_record_pump_start(rr);
   while (!atomic_load(&j->failed) &&
@@ -120,8 +131,11 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
     }
     char why[512];
     size_t klen;
-    int erc = hfg_scheme_eval(j->scheme, rec.fields, rec.nfields, key, sizeof key - 1, &klen, why,
-                              sizeof why);
+    int erc = nulls_possible && hfg_dialect_null_key(j->scheme, rec.fields, rec.nfields, why,
+                                                    sizeof why)
+                  ? HFG_EPARSE
+                  : hfg_scheme_eval(j->scheme, rec.fields, rec.nfields, key, sizeof key - 1,
+                                    &klen, why, sizeof why);
     if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
       /* a part over the scheme's scratch size (HFG_SCHEME_SCRATCH), not a long key: keep
        * eval's reason, which names the template position */
@@ -133,7 +147,9 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
       snprintf(why, sizeof why, "empty rowkey");
       erc = HFG_EPARSE;
     }
-    if (erc == 0) erc = build_payload(j, &rec, file_index(j, rec.file), &payload, why, sizeof why);
+    uint64_t nulls = 0;
+    if (erc == 0)
+      erc = build_payload(j, &rec, file_index(j, rec.file), &payload, &nulls, why, sizeof why);
     if (erc == HFG_ENOMEM) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;
@@ -142,6 +158,7 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
       if (reject(j, &rec, why)) break;
       continue;
     }
+    if (nulls) j->sum->null_values += nulls;
     if (klen > LONG_KEY) j->sum->long_keys++;
     size_t region = hfg_splits_region(&j->splits, key, klen);
     if (hfg_sorter_add(j->sorter, region, key, klen, seq++, payload.p, payload.len, &e)) {

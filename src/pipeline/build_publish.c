@@ -252,7 +252,19 @@ static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)
 }
 
 static int manifest_body(job *j, FILE *f) {
-  fprintf(f, "{\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n", (long long)j->ts,
+  fprintf(f, "{\n  \"null_values\": %llu,", (unsigned long long)j->sum->null_values);
+  if (j->o->check_column) {
+    /* the next run's --last-value-from: continue after the largest value read */
+    fprintf(f, "\n  \"incremental\": {\"mode\": \"append\", \"check_column\": ");
+    json_str(f, (const uint8_t *)j->o->check_column, strlen(j->o->check_column));
+    fprintf(f, ", \"last_value\": ");
+    if (j->sum->check_max[0])
+      json_str(f, (const uint8_t *)j->sum->check_max, strlen(j->sum->check_max));
+    else
+      fputs("null", f);
+    fputs("},", f);
+  }
+  fprintf(f, "\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n", (long long)j->ts,
           j->splits.n + 1);
   /* the counts as the summary gives them: read = written + rejected + duplicates dropped +
    * without cells (written is summed here: the summary's total comes after publish) */

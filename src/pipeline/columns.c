@@ -12,13 +12,23 @@
 void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io) {
   hfg_input_options d = HFG_INPUT_OPTIONS_INIT;
   *io = d;
-  io->format = o->format == HFG_BUILD_TSV   ? HFG_INPUT_TSV
-               : o->format == HFG_BUILD_CSV ? HFG_INPUT_CSV
-                                            : HFG_INPUT_AUTO;
+  switch (o->format) {
+    case HFG_BUILD_CSV: io->format = HFG_INPUT_CSV; break;
+    case HFG_BUILD_TSV: io->format = HFG_INPUT_TSV; break;
+    case HFG_BUILD_MYSQL: io->format = HFG_INPUT_MYSQL; break;
+    case HFG_BUILD_PG_TEXT: io->format = HFG_INPUT_PG_TEXT; break;
+    case HFG_BUILD_PG_CSV: io->format = HFG_INPUT_PG_CSV; break;
+    default: io->format = HFG_INPUT_AUTO; break;
+  }
   if (o->delimiter) io->delimiter = (unsigned char)o->delimiter;
   io->has_header = o->header;
   if (!o->header) io->expected_columns = o->ncolumns;
   else if (o->ncolumns) io->column_names = o->columns, io->ncolumn_names = o->ncolumns;
+  io->null_string = o->null_string;
+  io->fields_terminated_by = o->fields_terminated_by;
+  io->fields_enclosed_by = o->fields_enclosed_by;
+  io->fields_escaped_by = o->fields_escaped_by;
+  io->lines_terminated_by = o->lines_terminated_by;
 }
 
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len) {

@@ -7,6 +7,8 @@
  */
 #include "pipeline/plan_source.h"
 
+#include "pipeline/record_dialect.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -114,6 +116,8 @@ int plan_src_open(const hfg_build_options *b, double fraction, uint64_t seed,
   s->threshold = fraction >= 1 ? UINT64_MAX : (uint64_t)(fraction * 18446744073709551616.0);
   hfg_input_options io;
   hfg_build_input_options(b, &io);
+  io.check_column = b->check_column; /* database inputs: incremental append */
+  io.last_value = b->last_value;
   int rc;
   char msg[1024];
   if ((rc = hfg_record_reader_open(b->inputs, b->ninputs, &io, &s->rr, msg, sizeof msg)) != 0) {
@@ -166,7 +170,7 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
     const hfg_cellcol *cc = &m->cols[i];
     const hfg_field *f = &s->rec.fields[cc->column];
     s->voff[i] = SIZE_MAX;
-    if (f->len == 0 && s->b->empty == HFG_EMPTY_SKIP) continue;
+    if (f->is_null || (f->len == 0 && s->b->empty == HFG_EMPTY_SKIP)) continue;
     size_t at = s->values.len;
     char e[256];
     int rc = hfg_value_encode(cc->enc, f->p, f->len, &s->values, e, sizeof e);
@@ -226,6 +230,10 @@ int plan_src_next(plan_src *s, plan_row *row, hfg_err *err) {
     }
     char why[512];
     size_t klen = 0;
+    if (hfg_dialect_null_key(s->scheme, s->rec.fields, s->rec.nfields, why, sizeof why)) {
+      note_reject(s, &s->rec, why);
+      continue;
+    }
     int erc = hfg_scheme_eval(s->scheme, s->rec.fields, s->rec.nfields, s->key, MAX_ROW, &klen,
                               why, sizeof why);
     if (erc == HFG_ETOOBIG) snprintf(why, sizeof why, "rowkey longer than %d bytes", MAX_ROW);

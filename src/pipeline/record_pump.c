@@ -86,10 +86,11 @@ static int batch_add(batch *b, const hfg_record *rec, int rc) {
     const uintptr_t f0 = (uintptr_t)rec->fields[i].p;
     size_t flen = rec->fields[i].len;
     if (rec->fields[i].p && f0 >= raw0 && f0 <= raw1 && flen <= raw1 - f0) {
-      b->fields[b->nfields++] = (hfg_field){AS_OFFSET(p->raw_off + (size_t)(f0 - raw0)), flen};
+      b->fields[b->nfields++] =
+          (hfg_field){AS_OFFSET(p->raw_off + (size_t)(f0 - raw0)), flen, rec->fields[i].is_null};
       continue;
     }
-    b->fields[b->nfields++] = (hfg_field){AS_OFFSET(b->bytes.len), flen};
+    b->fields[b->nfields++] = (hfg_field){AS_OFFSET(b->bytes.len), flen, rec->fields[i].is_null};
     if (hfg_buf_append(&b->bytes, rec->fields[i].p, flen)) goto oom;
   }
   p->reason_off = SIZE_MAX;

@@ -29,7 +29,9 @@
 #include <emmintrin.h>
 #endif
 
+#include "pipeline/record_dialect.h"
 #include "pipeline/record_input.h"
+#include "pipeline/source_db.h"
 #include "util/alloc.h"
 #include "util/err.h"
 
@@ -37,7 +39,7 @@
 #define DEFAULT_MAX_RECORD ((size_t)64 << 20)
 
 /* internal parse results besides 1 (record) and HFG_EPARSE */
-enum { P_MORE = 2 };
+enum { P_MORE = 2, P_SKIP = 3 };
 
 struct hfg_record_reader {
   hfg_input_format fmt;  /* of the open input */
@@ -78,6 +80,17 @@ struct hfg_record_reader {
 
   char reason[96];
   hfg_err err;
+
+  hfg_dialect *dialect; /* the dump dialect's parser, NULL for CSV/TSV */
+  char *null_s;         /* CSV/TSV --null-string, NULL when none */
+  size_t null_len;
+
+  /* database inputs (source_db.h) */
+  char **shown;         /* per path: its redacted form for a URI, NULL for a file */
+  int any_db;
+  hfg_dbsrc *db;        /* the open database input, NULL for a file */
+  char *check_column, *last_value;
+  char check_max[48];   /* largest check value of closed database inputs, "" none */
 };
 
 static const char *display_name(const char *path) { return strcmp(path, "-") == 0 ? "<stdin>" : path; }
@@ -116,6 +129,8 @@ static int grow_fields(hfg_record_reader *r) {
   size_t n = r->fcap ? r->fcap * 2 : 16;
   hfg_field *f = hfg_realloc(r->fields, n * sizeof *f);
   if (!f) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (fields)", r->name);
+  /* is_null stays 0 for CSV/TSV fields (ADD_FIELD does not touch it) */
+  memset(f + r->fcap, 0, (n - r->fcap) * sizeof *f);
   r->fields = f;
   r->fcap = n;
   return 0;
@@ -276,6 +291,31 @@ static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
   }
 }
 
+/* A dump dialect's record at buf[pos]: record_dialect.c parses, the reader
+ * keeps the provenance. */
+static int parse_dialect(hfg_record_reader *r, hfg_record *rec) {
+  const char *s = r->buf + r->pos, *e = r->buf + r->end;
+  hfg_dialect_step st;
+  int rc = hfg_dialect_parse(r->dialect, s, e, r->eof, &st);
+  if (rc == HFG_DIALECT_MORE) return P_MORE;
+  if (rc == HFG_ENOMEM) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (fields)", r->name);
+  if (rc == HFG_DIALECT_SKIP) {
+    r->line += st.lines;
+    r->pos += st.consumed;
+    return P_SKIP;
+  }
+  rec->fields = st.fields;
+  rec->nfields = st.nfields;
+  rec->file = r->name;
+  rec->line = r->line;
+  rec->raw = s;
+  rec->raw_len = st.raw_len;
+  rec->reason = st.reason;
+  r->line += st.lines;
+  r->pos += st.consumed;
+  return rc;
+}
+
 /* Parses the record starting at buf[pos] (not a blank line). Returns 1,
  * HFG_EPARSE (syntax), P_MORE, or a fatal code. */
 static int parse_record(hfg_record_reader *r, hfg_record *rec) {
@@ -413,9 +453,68 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
   }
 }
 
+/* read_one for the dump dialects: no byte order mark, blank lines are
+ * records, the dialect may consume an end-of-data marker (P_SKIP). Kept apart
+ * so that the CSV/TSV loop above stays as it was. */
+static int read_one_dialect(hfg_record_reader *r, hfg_record *rec) {
+  for (;;) {
+    int rc;
+    if (r->skip_line) { /* the rest of an overlong line, as in read_one */
+      const char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
+      if (nl) {
+        r->pos = (size_t)(nl + 1 - r->buf);
+        r->line++;
+        r->skip_line = 0;
+      } else {
+        r->pos = r->end;
+        if (r->eof) {
+          r->skip_line = 0;
+        } else {
+          if ((rc = refill(r))) return rc;
+          continue;
+        }
+      }
+    }
+    if (r->pos == r->end && r->eof) return 0;
+    if (r->pos < r->end) {
+      size_t pos0 = r->pos;
+      uint64_t line0 = r->line;
+      rc = parse_dialect(r, rec);
+      if (rc == P_SKIP) continue;
+      if (rc == 1 || rc == HFG_EPARSE) {
+        if (rec->raw_len <= r->max_record) {
+          hfg_dialect_accept(r->dialect);
+          return rc;
+        }
+        r->pos = pos0; /* as in read_one: the bytes are rejected as overlong instead */
+        r->line = line0;
+        return reject_overlong(r, rec);
+      }
+      if (rc != P_MORE) return rc;
+      if (r->end - r->pos > r->max_record + 2) return reject_overlong(r, rec);
+    }
+    if ((rc = refill(r))) return rc;
+  }
+}
+
 /* ---- inputs and headers ---- */
 
+/* The database input's check maximum into r->check_max (over all inputs). */
+static void keep_check_max(hfg_record_reader *r) {
+  const char *m = r->db ? hfg_dbsrc_check_max(r->db) : NULL;
+  if (m && (!r->check_max[0] || hfg_db_int_greater(m, strlen(m), r->check_max, strlen(r->check_max))))
+    snprintf(r->check_max, sizeof r->check_max, "%s", m);
+}
+
 static void close_input(hfg_record_reader *r) {
+  if (r->db) {
+    keep_check_max(r);
+    r->bytes_done += hfg_dbsrc_bytes(r->db);
+    hfg_dbsrc_free(r->db);
+    r->db = NULL;
+    r->in_open = 0;
+    return;
+  }
   if (!r->in_open) return;
   r->bytes_done += r->in.bytes_in;
   hfg_rin_close(&r->in);
@@ -439,17 +538,18 @@ static char **copy_strs(const char *const *p, const size_t *lens, size_t n) {
   return out;
 }
 
-static int set_columns(hfg_record_reader *r) {
-  const char **p = hfg_malloc((r->nf ? r->nf : 1) * sizeof *p);
-  size_t *lens = hfg_malloc((r->nf ? r->nf : 1) * sizeof *lens);
+/* The header's fields: hf[0..nh) (the reader's own, a dialect's or a database's). */
+static int set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
+  const char **p = hfg_malloc((nh ? nh : 1) * sizeof *p);
+  size_t *lens = hfg_malloc((nh ? nh : 1) * sizeof *lens);
   if (p && lens)
-    for (size_t i = 0; i < r->nf; i++) p[i] = r->fields[i].p, lens[i] = r->fields[i].len;
-  char **hdr = p && lens ? copy_strs(p, lens, r->nf) : NULL;
+    for (size_t i = 0; i < nh; i++) p[i] = hf[i].p, lens[i] = hf[i].len;
+  char **hdr = p && lens ? copy_strs(p, lens, nh) : NULL;
   hfg_free(p);
   hfg_free(lens);
   if (!hdr) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (header)", r->name);
   r->hdr = hdr;
-  r->nhdr = r->nf;
+  r->nhdr = nh;
   r->header_from = r->name;
   if (r->given && r->ngiven != r->nhdr)
     return hfg_err_set(&r->err, HFG_EINVAL,
@@ -464,12 +564,12 @@ static int set_columns(hfg_record_reader *r) {
   return 0;
 }
 
-static int check_header(hfg_record_reader *r) {
-  if (r->nf != r->nhdr)
+static int check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
+  if (nh != r->nhdr)
     return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: %zu columns, not %zu",
-                       r->name, r->header_from, r->nf, r->nhdr);
-  for (size_t i = 0; i < r->nf; i++) {
-    const hfg_field *f = &r->fields[i];
+                       r->name, r->header_from, nh, r->nhdr);
+  for (size_t i = 0; i < nh; i++) {
+    const hfg_field *f = &hf[i];
     if (strlen(r->hdr[i]) != f->len || memcmp(r->hdr[i], f->p, f->len) != 0)
       return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: column %zu is '%.*s', not '%s'",
                          r->name, r->header_from, i + 1, (int)(f->len > 100 ? 100 : f->len), f->p,
@@ -478,10 +578,34 @@ static int check_header(hfg_record_reader *r) {
   return 0;
 }
 
+/* A database input: connect, query, its columns as the header. */
+static int open_db(hfg_record_reader *r, const char *path) {
+  if (!r->has_header)
+    return hfg_err_set(&r->err, HFG_EINVAL,
+                       "%s: a database input names its own columns (no --no-header/--columns)",
+                       r->name);
+  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, &r->db, &r->err);
+  if (rc) return rc;
+  r->in_open = 1;
+  size_t n;
+  const char *const *names = hfg_dbsrc_columns(r->db, &n);
+  hfg_field *hf = hfg_calloc(n ? n : 1, sizeof *hf);
+  if (!hf) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory", r->name);
+  for (size_t i = 0; i < n; i++) {
+    hf[i].p = names[i];
+    hf[i].len = strlen(names[i]);
+  }
+  rc = r->hdr ? check_header(r, hf, n) : set_columns(r, hf, n);
+  hfg_free(hf);
+  return rc;
+}
+
 /* Opens paths[next_path] and consumes its header. */
 static int open_next(hfg_record_reader *r) {
+  size_t idx = r->next_path;
   const char *path = r->paths[r->next_path++];
-  r->name = display_name(path);
+  r->name = r->shown[idx] ? r->shown[idx] : display_name(path);
+  if (r->shown[idx]) return open_db(r, path);
   int rc = hfg_rin_open(&r->in, path, r->name, &r->err);
   if (rc) return rc;
   r->in_open = 1;
@@ -492,15 +616,16 @@ static int open_next(hfg_record_reader *r) {
   r->skip_line = 0;
   r->fmt = r->fmt_opt == HFG_INPUT_AUTO ? hfg_input_format_guess(path) : r->fmt_opt;
   r->delim = (unsigned char)(r->delim_opt >= 0 ? r->delim_opt : r->fmt == HFG_INPUT_TSV ? '\t' : ',');
+  if (r->dialect) hfg_dialect_reset(r->dialect);
   if (!r->has_header) return 0;
   hfg_record h;
-  rc = read_one(r, &h);
+  rc = r->dialect ? read_one_dialect(r, &h) : read_one(r, &h);
   if (rc == 0) return 0; /* empty input */
   if (rc == HFG_EPARSE)
     return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,
                        (unsigned long long)h.line, h.reason);
   if (rc < 0) return rc;
-  return r->hdr ? check_header(r) : set_columns(r);
+  return r->hdr ? check_header(r, h.fields, h.nfields) : set_columns(r, h.fields, h.nfields);
 }
 
 /* ---- public ---- */
@@ -513,10 +638,14 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   if (opts) o = *opts;
   int delim = o.delimiter < 0 ? (o.format == HFG_INPUT_TSV ? '\t' : ',') : o.delimiter;
   const char *bad = NULL;
-  if (o.format != HFG_INPUT_CSV && o.format != HFG_INPUT_TSV && o.format != HFG_INPUT_AUTO)
+  int dialect = hfg_dialect_handles(o.format); /* checked by hfg_dialect_new */
+  if (o.format != HFG_INPUT_CSV && o.format != HFG_INPUT_TSV && o.format != HFG_INPUT_AUTO && !dialect)
     bad = "unknown input format";
-  else if (delim > 255 || delim == '\n' || delim == '\r') bad = "delimiter must be one byte other than CR and LF";
-  else if (o.format != HFG_INPUT_TSV && delim == '"') bad = "the CSV delimiter cannot be '\"'";
+  else if (!dialect && (delim > 255 || delim == '\n' || delim == '\r')) bad = "delimiter must be one byte other than CR and LF";
+  else if (!dialect && o.format != HFG_INPUT_TSV && delim == '"') bad = "the CSV delimiter cannot be '\"'";
+  else if (!dialect && (o.fields_terminated_by || o.fields_enclosed_by || o.fields_escaped_by ||
+                        o.lines_terminated_by))
+    bad = "the FIELDS/LINES options are for the dump formats (mysql, pg-csv), not CSV/TSV";
   else if (o.ncolumn_names && !o.column_names) bad = "column names missing";
   else if (npaths == 0 || !paths) bad = "no inputs";
   if (bad) {
@@ -528,6 +657,17 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   r->fmt = r->fmt_opt = o.format;
   r->delim = (unsigned char)delim;
   r->delim_opt = o.delimiter;
+  if (hfg_dialect_handles(o.format)) {
+    int drc = hfg_dialect_new(&o, &r->dialect, errmsg, errlen);
+    if (drc) {
+      hfg_record_reader_free(r);
+      if (drc == HFG_ENOMEM && errmsg && errlen) snprintf(errmsg, errlen, "out of memory");
+      return drc;
+    }
+  } else if (o.null_string) {
+    if (!(r->null_s = hfg_strdup(o.null_string))) goto nomem;
+    r->null_len = strlen(o.null_string);
+  }
   r->has_header = o.has_header;
   r->expected = o.expected_columns;
   r->max_record = o.max_record_bytes ? o.max_record_bytes : DEFAULT_MAX_RECORD;
@@ -536,7 +676,11 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   r->name = "";
   r->buf = hfg_malloc(r->cap);
   r->paths = hfg_calloc(npaths, sizeof *r->paths);
-  if (!r->buf || !r->paths) goto nomem;
+  r->shown = hfg_calloc(npaths, sizeof *r->shown);
+  if (!r->buf || !r->paths || !r->shown) goto nomem;
+  if ((o.check_column && !(r->check_column = hfg_strdup(o.check_column))) ||
+      (o.last_value && !(r->last_value = hfg_strdup(o.last_value))))
+    goto nomem;
   r->npaths = npaths;
   if (o.ncolumn_names) {
     for (size_t i = 0; i < o.ncolumn_names; i++)
@@ -558,6 +702,19 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
       return HFG_EINVAL;
     }
     if (!(r->paths[i] = hfg_strdup(paths[i]))) goto nomem;
+    if (hfg_db_is_uri(paths[i])) {
+      char shown[2048];
+      hfg_db_redact(paths[i], shown, sizeof shown);
+      if (!(r->shown[i] = hfg_strdup(shown))) goto nomem;
+      r->any_db = 1;
+    }
+  }
+  if (r->check_column && !r->any_db) {
+    hfg_record_reader_free(r);
+    if (errmsg && errlen)
+      snprintf(errmsg, errlen, "incremental reads (check column '%s') need a database input",
+               o.check_column);
+    return HFG_EINVAL;
   }
   /* With headers, read until the first non-empty input gave one, so that
    * columns() is ready. */
@@ -581,6 +738,18 @@ nomem:
   return HFG_ENOMEM;
 }
 
+/* CSV/TSV with a NULL string: an unquoted field (one that lies in the raw
+ * bytes; quoted ones are copied out of them) equal to it is NULL. */
+__attribute__((noinline, cold)) static void mark_nulls(hfg_record_reader *r, hfg_record *rec) {
+  const char *raw0 = rec->raw, *raw1 = rec->raw + rec->raw_len;
+  for (size_t i = 0; i < rec->nfields; i++) {
+    hfg_field *f = &r->fields[i];
+    int unquoted = f->p >= raw0 && f->p <= raw1;
+    f->is_null = unquoted && f->len == r->null_len && memcmp(f->p, r->null_s, f->len) == 0;
+    if (f->is_null) f->len = 0;
+  }
+}
+
 int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
   memset(rec, 0, sizeof *rec);
   if (r->err.code) return r->err.code;
@@ -591,11 +760,13 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       if (rc) return rc;
       continue;
     }
-    int rc = read_one(r, rec);
+    int rc = r->db ? hfg_dbsrc_next(r->db, rec, &r->err)
+                   : r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
     if (rc == 0) {
       close_input(r);
       continue;
     }
+    if (r->db) rec->file = r->name; /* the reader's copy: valid until free, as promised */
     if (rc != 1) return rc;
     if (r->expected == 0) r->expected = rec->nfields;
     if (rec->nfields != r->expected) {
@@ -603,6 +774,7 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       rec->reason = r->reason;
       return HFG_EPARSE;
     }
+    if (__builtin_expect(r->null_s != NULL, 0)) mark_nulls(r, rec);
     return 1;
   }
 }
@@ -630,7 +802,15 @@ const char *const *hfg_record_reader_columns(const hfg_record_reader *r, size_t 
 size_t hfg_record_reader_expected_columns(const hfg_record_reader *r) { return r->expected; }
 
 uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r) {
+  if (r->db) return r->bytes_done + hfg_dbsrc_bytes(r->db);
   return r->bytes_done + (r->in_open ? r->in.bytes_in : 0);
+}
+
+int hfg_record_reader_has_db(const hfg_record_reader *r) { return r->any_db; }
+
+const char *hfg_record_reader_check_max(const hfg_record_reader *r) {
+  keep_check_max((hfg_record_reader *)r);
+  return r->check_max[0] ? r->check_max : NULL;
 }
 
 const char *hfg_record_reader_errmsg(const hfg_record_reader *r) { return r->err.msg; }
@@ -640,10 +820,16 @@ void hfg_record_reader_free(hfg_record_reader *r) {
   close_input(r);
   for (size_t i = 0; r->paths && i < r->npaths; i++) hfg_free(r->paths[i]);
   hfg_free(r->paths);
+  for (size_t i = 0; r->shown && i < r->npaths; i++) hfg_free(r->shown[i]);
+  hfg_free(r->shown);
+  hfg_free(r->check_column);
+  hfg_free(r->last_value);
   hfg_free(r->buf);
   hfg_free(r->fields);
   hfg_free(r->scratch);
   hfg_free(r->hdr);
   hfg_free(r->given);
+  hfg_dialect_free(r->dialect);
+  hfg_free(r->null_s);
   hfg_free(r);
 }

@@ -64,6 +64,19 @@
  *   the last stream that is not another stream is an error); other
  *   compression formats are refused by name (record_input.h).
  *
+ * Dump dialects (HFG_INPUT_MYSQL, _PG_TEXT, _PG_CSV): parsed by
+ *   record_dialect.c with the servers' own rules; fields carry is_null for
+ *   the dialect's NULL, blank lines are records and no BOM is dropped (see
+ *   record_dialect.h). Everything else above (field count, rejects, headers,
+ *   inputs) holds for them too.
+ *
+ * Database inputs: a path that is a URI (postgresql://, postgres://, mysql://,
+ *   mariadb://; source_db.h) is read from the server instead of a file. Its
+ *   column names are the result set's and serve as its header (has_header
+ *   must be set; they must agree with other inputs' headers as above); its
+ *   records' file is the URI without its password, their line the row number;
+ *   NULL values have is_null. Messages never show the password.
+ *
  * Calls: open next* free. Not thread-safe; one reader per thread.
  */
 #ifndef HFG_PIPELINE_RECORD_READER_H
@@ -78,7 +91,10 @@
 typedef enum hfg_input_format {
   HFG_INPUT_CSV = 0,
   HFG_INPUT_TSV = 1,
-  HFG_INPUT_AUTO = 2 /* each input by its name: hfg_input_format_guess */
+  HFG_INPUT_AUTO = 2, /* each input by its name: hfg_input_format_guess */
+  HFG_INPUT_MYSQL = 3,   /* dump dialects: record_dialect.h */
+  HFG_INPUT_PG_TEXT = 4,
+  HFG_INPUT_PG_CSV = 5
 } hfg_input_format;
 
 /* The one rule every command uses to pick the format of an input when none
@@ -100,9 +116,25 @@ typedef struct hfg_input_options {
   size_t ncolumn_names;    /* with has_header each input's header is still read,
                               checked and skipped, but must have this many fields;
                               without, they are the columns. Copied at open. */
+  /* NULL marker: a field whose raw bytes (unquoted in CSV, before unescaping
+   * in the dump dialects) equal it has is_null set. NULL: the format's own
+   * (none for CSV/TSV, see record_dialect.h for the others). */
+  const char *null_string;
+  /* Dump dialect options (record_dialect.h), NULL for the defaults: mysql's
+   * FIELDS TERMINATED BY / ENCLOSED BY / ESCAPED BY and LINES TERMINATED BY
+   * (enclosed/escaped: one byte, "" for none); pg-csv takes enclosed_by as
+   * its QUOTE and escaped_by as its ESCAPE. */
+  const char *fields_terminated_by;
+  const char *fields_enclosed_by;
+  const char *fields_escaped_by;
+  const char *lines_terminated_by;
+  /* Database inputs (source_db.h), incremental append mode: only rows whose
+   * check_column is > last_value (an integer; NULL: all rows); NULL: off. */
+  const char *check_column;
+  const char *last_value;
 } hfg_input_options;
 
-#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0}
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
 /* One record. All pointers are borrowed: fields, raw and reason until the next
  * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */
@@ -155,6 +187,14 @@ uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r);
 
 /* Message of the fatal error ("" if none). */
 const char *hfg_record_reader_errmsg(const hfg_record_reader *r);
+
+/* 1 when some input is a database URI (its fields may be NULL). */
+int hfg_record_reader_has_db(const hfg_record_reader *r);
+
+/* With check_column: the largest check value among the database rows read so
+ * far (all inputs), NUL-terminated; NULL when none had one. Valid until the
+ * next call or free. */
+const char *hfg_record_reader_check_max(const hfg_record_reader *r);
 
 /* Closes any open input (never stdin) and frees. NULL is a no-op. */
 void hfg_record_reader_free(hfg_record_reader *r);

@@ -113,9 +113,9 @@ static int time_choices(const hfg_scheme *s, size_t pi, int32_t col, hfg_field f
         hfg_free(f);
         return scheme_errf(em, el, HFG_EINVAL, "time outside years 0..9999");
       }
-      v = (hfg_field){txt, (size_t)k};
+      v = (hfg_field){txt, (size_t)k, 0};
     } else {
-      v = (hfg_field){txt, (size_t)snprintf(txt, sizeof txt, "%lld", (long long)t)};
+      v = (hfg_field){txt, (size_t)snprintf(txt, sizeof txt, "%lld", (long long)t), 0};
     }
     f[col] = v;
     uint8_t out[64];
@@ -157,7 +157,7 @@ static hfg_field last_value(hfg_field to, int inclusive, char *buf, size_t cap, 
   char *end;
   long long x = strtoll(tmp, &end, 10);
   if (*end) return to;
-  return (hfg_field){buf, (size_t)snprintf(buf, cap, "%lld", x - 1)};
+  return (hfg_field){buf, (size_t)snprintf(buf, cap, "%lld", x - 1), 0};
 }
 
 static int cmp_key(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
@@ -242,7 +242,7 @@ int hfg_scheme_scan_ranges(const hfg_scheme *s, const char *field, hfg_field fro
   /* The range part first: an empty or reversed range fails before any
    * bucket is enumerated. */
   rc = scan_part_plan(s, R, rcol, f, from, to, to_inclusive, sp, inf, em, el);
-  f[rcol] = (hfg_field){NULL, 0};
+  f[rcol] = (hfg_field){NULL, 0, 0};
   if (rc) goto done;
   if (!inf->exact && !info) {
     rc = scheme_errf(em, el, HFG_EINVAL, "the ranges would not be exact: %s", inf->reason);

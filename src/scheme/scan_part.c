@@ -85,7 +85,7 @@ static int eval_int(const hfg_scheme *s, size_t R, long rcol, hfg_field *f, int6
                     size_t *n, char *em, size_t el) {
   char t[32];
   int k = snprintf(t, sizeof t, "%lld", (long long)v);
-  return eval_at(s, R, rcol, f, (hfg_field){t, (size_t)k}, out, n, em, el);
+  return eval_at(s, R, rcol, f, (hfg_field){t, (size_t)k, 0}, out, n, em, el);
 }
 
 static scan_ival *iv_add(scan_part *o) {

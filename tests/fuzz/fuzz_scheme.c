@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!f || !nv || !out || !out2) goto done;
   for (size_t i = 0; i < ncol; i++) {
     if (i < nvals) f[i] = vals[i];
-    else f[i] = (hfg_field){"", 0};
+    else f[i] = (hfg_field){"", 0, 0};
     nv[i].name = hfg_scheme_column_name(s, i);
     nv[i].value = f[i];
     FZ_ASSERT(nv[i].name != NULL);

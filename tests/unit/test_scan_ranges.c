@@ -37,7 +37,7 @@ static int ranges_holding(const hfg_keylist *l, const uint8_t *key, size_t len) 
  * cannot key it (build would reject the record). */
 static int key_of(const hfg_scheme *s, const char *field, const char *v, const char *other,
                   const char *ov, uint8_t **key, size_t *len) {
-  hfg_named_value nv[2] = {{field, {v, strlen(v)}}, {other, {ov, strlen(ov)}}};
+  hfg_named_value nv[2] = {{field, {v, strlen(v), 0}}, {other, {ov, strlen(ov), 0}}};
   size_t n = hfg_scheme_column_index(s, other) >= 0 ? 2 : 1;
   char err[256];
   return hfg_scheme_key(s, nv, n, key, len, err, sizeof err) == 0;
@@ -53,12 +53,12 @@ static void check_query(const char *tmpl, const char *field, const char *other, 
                         const int *inr, size_t nvalues, oracle_stats *st) {
   hfg_scheme *s = compile(tmpl);
   REQUIRE(s);
-  hfg_named_value fixed = {other, {ov, strlen(ov)}};
+  hfg_named_value fixed = {other, {ov, strlen(ov), 0}};
   size_t nfixed = hfg_scheme_column_index(s, other) >= 0 ? 1 : 0;
   hfg_keylist *l = NULL;
   hfg_scan_info info;
   char err[512];
-  int rc = hfg_scheme_scan_ranges(s, field, (hfg_field){from, strlen(from)}, (hfg_field){to, strlen(to)},
+  int rc = hfg_scheme_scan_ranges(s, field, (hfg_field){from, strlen(from), 0}, (hfg_field){to, strlen(to), 0},
                                   incl, &fixed, nfixed, 100000, &l, &info, err, sizeof err);
   if (rc) {
     fprintf(stderr, "  %s %s..%s%s: %s\n", tmpl, from, to, incl ? "]" : ")", err);
@@ -172,12 +172,12 @@ static int query(const char *tmpl, const char *field, const char *from, const ch
   if (fixed_kv) {
     const char *eq = strchr(fixed_kv, '=');
     snprintf(name, sizeof name, "%.*s", (int)(eq - fixed_kv), fixed_kv);
-    fv[0] = (hfg_named_value){name, {eq + 1, strlen(eq + 1)}};
+    fv[0] = (hfg_named_value){name, {eq + 1, strlen(eq + 1), 0}};
     nf = 1;
   }
   hfg_keylist *l = NULL;
   char err[512];
-  int rc = hfg_scheme_scan_ranges(s, field, (hfg_field){from, strlen(from)}, (hfg_field){to, strlen(to)},
+  int rc = hfg_scheme_scan_ranges(s, field, (hfg_field){from, strlen(from), 0}, (hfg_field){to, strlen(to), 0},
                                   incl, fv, nf, 1000, &l, info, err, sizeof err);
   size_t o = 0;
   out[0] = '\0';

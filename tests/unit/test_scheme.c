@@ -26,7 +26,7 @@ static int key_of(const char *tmpl, const char *const *kv, size_t n, char *out, 
     const char *eq = strchr(kv[i], '=');
     snprintf(names[i], sizeof names[i], "%.*s", (int)(eq - kv[i]), kv[i]);
     v[i].name = names[i];
-    v[i].value = (hfg_field){eq + 1, strlen(eq + 1)};
+    v[i].value = (hfg_field){eq + 1, strlen(eq + 1), 0};
   }
   uint8_t *k = NULL;
   rc = hfg_scheme_key(s, v, n, &k, len, em, sizeof em);
@@ -173,7 +173,7 @@ TEST(eval_errors) {
   hfg_scheme *s;
   const char *cols[] = {"id", "name"};
   REQUIRE(hfg_scheme_compile("{id}|{name}", cols, 2, &s, err, sizeof err) == 0);
-  hfg_field f[2] = {{"12", 2}, {"bob", 3}};
+  hfg_field f[2] = {{"12", 2, 0}, {"bob", 3, 0}};
   uint8_t k[8];
   CHECK_EQ_INT(hfg_scheme_eval(s, f, 2, k, sizeof k, &len, err, sizeof err), 0);
   CHECK_EQ_INT(len, 6);
@@ -418,7 +418,7 @@ TEST(salt_shortcut_matches_evaluator) {
       snprintf(buf, sizeof buf, "%lld", (long long)(seed & 1 ? -x : x));
       v = buf;
     }
-    hfg_field f = {v, strlen(v)};
+    hfg_field f = {v, strlen(v), 0};
     uint8_t k1[128], k2[128];
     size_t l1 = 0, l2 = 0;
     int r1 = hfg_scheme_eval(fast, &f, 1, k1, sizeof k1, &l1, err, sizeof err);

@@ -151,13 +151,13 @@ static int ranges(const char *tmpl, const char *field, const char *from, const c
   if (fixed_kv) {
     const char *eq = strchr(fixed_kv, '=');
     snprintf(name, sizeof name, "%.*s", (int)(eq - fixed_kv), fixed_kv);
-    fv[0] = (hfg_named_value){name, {eq + 1, strlen(eq + 1)}};
+    fv[0] = (hfg_named_value){name, {eq + 1, strlen(eq + 1), 0}};
     nf = 1;
   }
   hfg_keylist *l = NULL;
   char err[512];
   hfg_scan_info info;
-  int rc = hfg_scheme_scan_ranges(s, field, (hfg_field){from, strlen(from)}, (hfg_field){to, strlen(to)},
+  int rc = hfg_scheme_scan_ranges(s, field, (hfg_field){from, strlen(from), 0}, (hfg_field){to, strlen(to), 0},
                                   incl, fv, nf, 1000, &l, &info, err, sizeof err);
   last_exact = !rc && info.exact;
   if (rc) snprintf(out, cap, "%s", err);
@@ -256,7 +256,7 @@ static int lint(const char *tmpl, uint64_t regions, const char *cols_csv, const 
     for (size_t i = 0; i < nc; i++) {
       const char *e = strchr(p, ',');
       if (!e) e = p + strlen(p);
-      f[i] = (hfg_field){p, (size_t)(e - p)};
+      f[i] = (hfg_field){p, (size_t)(e - p), 0};
       p = *e ? e + 1 : e;
     }
     hfg_lint_add(l, f, nc);
@@ -361,8 +361,8 @@ TEST(tools_alloc_failures) {
     hfg_keylist *l = NULL;
     hfg_fault_alloc_arm(n);
     hfg_scan_info info;
-    int rc = hfg_scheme_scan_ranges(s, "ts", (hfg_field){"1720695600000", 13},
-                                    (hfg_field){"1720746000000", 13}, 0, NULL, 0, 100, &l, &info,
+    int rc = hfg_scheme_scan_ranges(s, "ts", (hfg_field){"1720695600000", 13, 0},
+                                    (hfg_field){"1720746000000", 13, 0}, 0, NULL, 0, 100, &l, &info,
                                     err, sizeof err);
     if (!hfg_fault_alloc_fired()) {
       done_ranges = 1;
@@ -388,7 +388,7 @@ TEST(tools_alloc_failures) {
     hfg_fault_alloc_arm(n);
     rc = hfg_lint_new(b, 10, &lt);
     for (int r = 0; !rc && r < 3; r++) {
-      hfg_field f[2] = {{r == 1 ? "a|b" : "a", r == 1 ? 3u : 1u}, {"e", 1}};
+      hfg_field f[2] = {{r == 1 ? "a|b" : "a", r == 1 ? 3u : 1u, 0}, {"e", 1, 0}};
       rc = hfg_lint_add(lt, f, 2);
     }
     if (!rc) rc = hfg_lint_finish(lt, &fs);

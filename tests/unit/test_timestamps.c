@@ -19,7 +19,7 @@ static int stamp(hfg_stamp *s, const char *col, const char *format, char *why, s
 
 /* Parses text by the stamp: the rc, the timestamp in *ts, the reason in why. */
 static int value(const hfg_stamp *s, const char *text, int64_t *ts, char *why) {
-  hfg_field f = {text, strlen(text)};
+  hfg_field f = {text, strlen(text), 0};
   why[0] = '\0';
   return hfg_stamp_parse(s, &f, ts, why, 512);
 }

@@ -1,0 +1,327 @@
+#!/usr/bin/env bash
+# Direct database reads (src/pipeline/source_db.h), against throwaway PostgreSQL and MariaDB
+# servers (tests/db/pg.sh, tests/db/mariadb.sh) holding the legacy `orders` table of
+# tests/db/orders.py:
+#   (b) a postgresql:// / mysql:// input builds byte-identical HFiles (and manifest) to the
+#       server's own dump (COPY ... TO text; SELECT ... INTO OUTFILE) built with the dump
+#       format, and its cells are exactly the values the server reports (bytea as bytes);
+#   (c) two incremental loads (--incremental append, the second from a job file with
+#       --last-value-from the first's output) with inserts in between give exactly the cells of one full load, no row
+#       twice; a third with nothing new reads nothing and keeps the last value;
+#   bad input (wrong password, a closed port, a missing table, a missing column) fails in
+#   bounded time with a message naming the URI without its password, nothing published;
+#   the password never reaches a message, the rejects file or the manifest;
+#   plan, lint and splits --algo sample read the same URIs.
+#
+# usage: direct.sh HFILEGEN SOURCE_DIR
+# Exit 77 (ctest: skipped) only when neither server can be started here; a server that is
+# missing or fails to start is reported loudly and its part skipped.
+set -uo pipefail
+H=$1
+SRC=$2
+. "$SRC/tests/db/pg.sh"
+. "$SRC/tests/db/mariadb.sh"
+ORDERS="$SRC/tests/db/orders.py"
+T=$(mktemp -d)
+cleanup() {
+  pg_stop
+  mariadb_stop
+  rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+COLS=id,user_id,created_at,amount,status,note,payload
+SECRET=S3cr3tPw
+fails=0
+ran=0
+
+fail() {
+  echo "FAIL: $*"
+  fails=$((fails + 1))
+}
+
+skip_loudly() {
+  echo "########################################################################"
+  echo "## SKIPPED: $1"
+  echo "########################################################################"
+}
+
+cells() { # cells OUT_DIR: every cell of every family file, sorted
+  local f
+  for f in "$1"/*/*; do
+    case "$f" in */_*) continue ;; esac
+    "$H" inspect --cells --tsv "$f"
+  done | LC_ALL=C sort
+}
+
+# same_files NAME A B: the same HFiles (names and bytes) and the same manifest.
+same_files() {
+  local name=$1 a=$2 b=$3
+  local la lb
+  la=$(cd "$a" && find . -type f ! -name '_*' | LC_ALL=C sort)
+  lb=$(cd "$b" && find . -type f ! -name '_*' | LC_ALL=C sort)
+  if [ -z "$la" ] || [ "$la" != "$lb" ]; then
+    fail "$name: different files: [$la] vs [$lb]"
+    return
+  fi
+  local f
+  for f in $la; do
+    cmp -s "$a/$f" "$b/$f" || { fail "$name: $f differs"; return; }
+  done
+  echo "ok: $name: $(echo "$la" | wc -l) files byte-identical"
+}
+
+# build_ok NAME OUT ARGS...: a build that must succeed
+build_ok() {
+  local name=$1 out=$2
+  shift 2
+  if ! "$H" build --out "$out" --timestamp 1 --empty store "$@" >"$T/$name.summary" 2>"$T/$name.err"; then
+    fail "$name: build failed: $(cat "$T/$name.err")"
+    return 1
+  fi
+}
+
+# must_fail NAME URI_SHOWN ARGS...: the build fails within 60 s, its message names
+# URI_SHOWN, never the secret, and nothing is published.
+must_fail() {
+  local name=$1 shown=$2
+  shift 2
+  local out="$T/out-$name" t0 t1 rc
+  t0=$(date +%s)
+  timeout 60 "$H" build --rowkey '{id}' --out "$out" "$@" >"$T/$name.out" 2>"$T/$name.err"
+  rc=$?
+  t1=$(date +%s)
+  if [ $rc -ne 1 ] && [ $rc -ne 2 ]; then
+    fail "$name: exit $rc, expected a failure ($(head -3 "$T/$name.err"))"
+  elif ! grep -qF -- "$shown" "$T/$name.err"; then
+    fail "$name: message does not name $shown: $(cat "$T/$name.err")"
+  elif grep -qF "$SECRET" "$T/$name.err" "$T/$name.out"; then
+    fail "$name: the password is in the output: $(cat "$T/$name.err")"
+  elif [ -e "$out/_SUCCESS" ] || [ -n "$(find "$out" -mindepth 2 -type f ! -name '_*' 2>/dev/null)" ]; then
+    fail "$name: something was published in $out"
+  else
+    echo "ok: $name: $(( t1 - t0 ))s: $(head -1 "$T/$name.err" | cut -c1-200)"
+  fi
+}
+
+# incremental NAME URI_EVENTS INSERT_CMD...: run 1 (all rows), insert rows 31..60, run 2
+# (--last-value-from run 1), run 3 (nothing new); the union equals a full load.
+incremental() {
+  local name=$1 uri=$2 insert=$3
+  local o1="$T/$name-inc1" o2="$T/$name-inc2" o3="$T/$name-inc3" full="$T/$name-full"
+  build_ok "$name-inc1" "$o1" --rowkey '{id % 4}|{id}' --incremental append --check-column id "$uri" || return
+  $insert
+  # the second night as a job file (samples/jobs/orders_nightly.yaml's form)
+  cat >"$T/$name-nightly.yaml" <<YAML
+inputs:
+  - $uri
+rowkey: "{id % 4}|{id}"
+incremental: append
+check-column: id
+YAML
+  build_ok "$name-inc2" "$o2" --job "$T/$name-nightly.yaml" --last-value-from "$o1" || return
+  build_ok "$name-inc3" "$o3" --rowkey '{id % 4}|{id}' --incremental append --check-column id \
+    --last-value-from "$o2/manifest.json" "$uri" || return
+  build_ok "$name-full" "$full" --rowkey '{id % 4}|{id}' "$uri" || return
+  local r1 r2 r3 rf
+  r1=$(awk '/records read/ {print $3}' "$T/$name-inc1.summary")
+  r2=$(awk '/records read/ {print $3}' "$T/$name-inc2.summary")
+  r3=$(awk '/records read/ {print $3}' "$T/$name-inc3.summary")
+  rf=$(awk '/records read/ {print $3}' "$T/$name-full.summary")
+  { cells "$o1"; cells "$o2"; } | LC_ALL=C sort >"$T/$name.union"
+  cells "$full" >"$T/$name.fullcells"
+  if [ "$r1" != 30 ] || [ "$r2" != 30 ] || [ "$r3" != 0 ] || [ "$rf" != 60 ]; then
+    fail "$name: records read $r1 + $r2 + $r3, full $rf (expected 30 + 30 + 0, 60)"
+  elif ! cmp -s "$T/$name.union" "$T/$name.fullcells"; then
+    fail "$name: the two incremental loads differ from the full load"
+    diff "$T/$name.union" "$T/$name.fullcells" | head -5
+  elif ! grep -q '"incremental": {"mode": "append", "check_column": "id", "last_value": "30"}' "$o1/manifest.json" ||
+       ! grep -q '"last_value": "60"' "$o2/manifest.json" || ! grep -q '"last_value": "60"' "$o3/manifest.json"; then
+    fail "$name: manifest last values: $(grep -h incremental "$o1/manifest.json" "$o2/manifest.json" "$o3/manifest.json")"
+  else
+    echo "ok: $name: incremental 30 + 30 + 0 rows = full load of 60 ($(wc -l <"$T/$name.union") cells)"
+  fi
+}
+
+# others URI: plan, lint and splits --algo sample read a database URI.
+others() {
+  local name=$1 uri=$2
+  if ! "$H" plan --rowkey '{id % 4}|{id}' --regions 4 "$uri" >"$T/$name.plan" 2>&1 ||
+     ! grep -q "records    12 read" "$T/$name.plan"; then
+    fail "$name: plan: $(head -3 "$T/$name.plan")"
+  elif ! "$H" splits --algo sample --rowkey '{id % 4}|{id}' --regions 4 --input "$uri" >"$T/$name.splits" 2>"$T/$name.splits.err" ||
+       [ "$(wc -l <"$T/$name.splits")" != 3 ]; then
+    fail "$name: splits: $(head -3 "$T/$name.splits")"
+  elif "$H" lint --rowkey '{user_id}' --input "$uri" >"$T/$name.lint" 2>&1; [ $? -gt 1 ] ||
+       ! grep -qi "null" "$T/$name.lint"; then
+    fail "$name: lint: $(head -5 "$T/$name.lint")"
+  else
+    echo "ok: $name: plan, splits --algo sample and lint read the URI"
+  fi
+}
+
+# ---- PostgreSQL ----
+if ! pg_available; then
+  skip_loudly "PostgreSQL direct-read tests: initdb/pg_ctl/psql not installed (tools/setup.sh installs postgresql)"
+elif ! pg_start; then
+  skip_loudly "PostgreSQL direct-read tests: the server could not be started here"
+else
+  ran=$((ran + 1))
+  python3 "$ORDERS" sql pg | pg_sql >/dev/null || fail "pg: creating the table"
+  # a role that needs its password (the test server trusts everyone else)
+  db_run sh -c "{ echo 'host all pwuser 127.0.0.1/32 scram-sha-256'; cat '$PG_DATA/pg_hba.conf'; } >'$PG_DATA/hba.new' && mv '$PG_DATA/hba.new' '$PG_DATA/pg_hba.conf'"
+  pg_sql >/dev/null <<SQL
+CREATE ROLE pwuser LOGIN PASSWORD '$SECRET';
+GRANT SELECT ON orders TO pwuser;
+SELECT pg_reload_conf();
+SQL
+  O="$PG_DIR/out"
+  pg_sql -c "COPY orders TO '$O/text.txt'" >/dev/null
+  base="postgresql://$PG_USER@$PG_HOST:$PG_PORT/$PG_DB"
+  URI="$base?table=orders"
+  # (b) byte-identical to the dump build (bytea is \x text in a dump, bytes directly: left out)
+  if build_ok pg-dump "$T/pg-dump" --rowkey '{id}' --map payload=- --format pg-text --columns $COLS "$O/text.txt" &&
+     build_ok pg-direct "$T/pg-direct" --rowkey '{id}' --map payload=- "$URI"; then
+    same_files "pg: direct read vs COPY text dump" "$T/pg-dump" "$T/pg-direct"
+  fi
+  # the same through ?query=, with a password in the URI (and the rejects file never shows it)
+  pwuri="postgresql://pwuser:$SECRET@$PG_HOST:$PG_PORT/$PG_DB"
+  pwshown="postgresql://pwuser@$PG_HOST:$PG_PORT/$PG_DB"
+  if build_ok pg-query "$T/pg-query" --rowkey '{id}' --map payload=- "$pwuri?query=SELECT+*+FROM+orders+WHERE+id+%3E+0"; then
+    same_files "pg: ?query= with a password" "$T/pg-dump" "$T/pg-query"
+  fi
+  # every value as the server reports it, bytea as its bytes
+  sed "s/coalesce(encode(convert_to(payload::text, 'UTF8'), 'hex'), '-')/coalesce(encode(payload, 'hex'), '-')/" \
+    <(python3 "$ORDERS" expected-sql pg) | pg_sql -F $'\t' >"$T/pg.expected"
+  if build_ok pg-all "$T/pg-all" --rowkey '{id}' "$URI"; then
+    cells "$T/pg-all" >"$T/pg-all.cells"
+    if python3 "$ORDERS" compare "$T/pg.expected" "$T/pg-all.cells" "$T/pg-all.summary" >"$T/pg-all.cmp"; then
+      echo "ok: pg: direct cells: $(tail -1 "$T/pg-all.cmp" | sed 's/^ok: //')"
+    else
+      fail "pg: direct cells:"; sed 's/^/  /' "$T/pg-all.cmp" | head -10
+    fi
+  fi
+  # rejects (NULL key column) name the URI without the password
+  if build_ok pg-rejects "$T/pg-rejects" --rowkey '{user_id}' --max-rejects 10 "$pwuri?table=orders"; then
+    if ! grep -qF "$pwshown?table=orders" "$T/pg-rejects/_rejects.tsv" ||
+       grep -qrF "$SECRET" "$T/pg-rejects" "$T/pg-rejects.summary"; then
+      fail "pg: rejects file: $(head -2 "$T/pg-rejects/_rejects.tsv")"
+    else
+      echo "ok: pg: rejects name the URI without its password"
+    fi
+  fi
+  # PGPASSWORD, read by libpq
+  if PGPASSWORD=$SECRET build_ok pg-env "$T/pg-env" --rowkey '{id}' --map payload=- "$pwshown?table=orders"; then
+    same_files "pg: PGPASSWORD" "$T/pg-dump" "$T/pg-env"
+  fi
+  # (c) incremental
+  pg_sql -c "CREATE TABLE events (id bigserial PRIMARY KEY, v text); INSERT INTO events (v) SELECT 'e' || g FROM generate_series(1, 30) g; GRANT SELECT ON events TO pwuser;" >/dev/null
+  pg_more() { pg_sql -c "INSERT INTO events (v) SELECT 'f' || g FROM generate_series(31, 60) g" >/dev/null; }
+  incremental pg "$pwuri?table=events" pg_more
+  # rows committed while a night's export runs: not in it (one snapshot), in the next night
+  if [ -f "$T/pg-inc3/manifest.json" ]; then
+    slow="$pwuri?query=SELECT+e.*+FROM+events+e,+(SELECT+pg_sleep(3))+s"
+    # insert once the export is inside its statement (its snapshot taken), not on a timer
+    ( for i in $(seq 1 100); do
+        [ "$(pg_sql -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(3)%' AND pid <> pg_backend_pid()")" != 0 ] && break
+        sleep 0.1
+      done
+      pg_sql -c "INSERT INTO events (v) SELECT 'g' || g FROM generate_series(61, 70) g" >/dev/null ) &
+    ins=$!
+    build_ok pg-inc4 "$T/pg-inc4" --rowkey '{id % 4}|{id}' --incremental append --check-column id \
+      --last-value-from "$T/pg-inc3" "$slow"
+    wait $ins
+    build_ok pg-inc5 "$T/pg-inc5" --rowkey '{id % 4}|{id}' --incremental append --check-column id \
+      --last-value-from "$T/pg-inc4" "$slow"
+    build_ok pg-full2 "$T/pg-full2" --rowkey '{id % 4}|{id}' "$pwuri?table=events"
+    { cells "$T/pg-inc1"; cells "$T/pg-inc2"; cells "$T/pg-inc4"; cells "$T/pg-inc5"; } | LC_ALL=C sort >"$T/pg.union2"
+    cells "$T/pg-full2" >"$T/pg.full2"
+    r4=$(awk '/records read/ {print $3}' "$T/pg-inc4.summary")
+    r5=$(awk '/records read/ {print $3}' "$T/pg-inc5.summary")
+    if [ "$r4" != 0 ] || [ "$r5" != 10 ] || ! cmp -s "$T/pg.union2" "$T/pg.full2" ||
+       ! grep -q '"last_value": "60"' "$T/pg-inc4/manifest.json"; then
+      fail "pg: inserts during an export: night 4 read $r4 (expected 0), night 5 $r5 (expected 10)"
+    else
+      echo "ok: pg: rows committed during an export go to the next night ($r4 + $r5), union = full load"
+    fi
+  fi
+  others pg-tools "$URI"
+  # bad input
+  closed=$(db_free_port)
+  must_fail pg-wrong-password "postgresql://pwuser@$PG_HOST:$PG_PORT/$PG_DB?table=orders" \
+    "postgresql://pwuser:${SECRET}x@$PG_HOST:$PG_PORT/$PG_DB?table=orders"
+  must_fail pg-closed-port "postgresql://pwuser@$PG_HOST:$closed/$PG_DB?table=orders" \
+    "postgresql://pwuser:$SECRET@$PG_HOST:$closed/$PG_DB?table=orders"
+  must_fail pg-missing-table "$pwshown?table=nosuch" "$pwuri?table=nosuch"
+  must_fail pg-missing-column "$pwshown?query=SELECT+nosuch+FROM+orders" "$pwuri?query=SELECT+nosuch+FROM+orders"
+  must_fail pg-missing-check-column "$pwshown?table=orders" --incremental append \
+    --check-column nosuch --last-value 3 "$pwuri?table=orders"
+fi
+
+# ---- MariaDB ----
+if ! mariadb_available; then
+  skip_loudly "MariaDB direct-read tests: mariadbd/mariadb-install-db not installed (tools/setup.sh installs mariadb-server)"
+elif ! mariadb_start; then
+  skip_loudly "MariaDB direct-read tests: the server could not be started here"
+else
+  ran=$((ran + 1))
+  python3 "$ORDERS" sql mariadb | mariadb_sql || fail "mariadb: creating the table"
+  mariadb --no-defaults --socket="$MY_SOCKET" -u root -e "CREATE USER 'pwuser'@'127.0.0.1' IDENTIFIED BY '$SECRET';
+    GRANT SELECT ON $MY_DB.* TO 'pwuser'@'127.0.0.1';" ||
+    fail "mariadb: creating the password user"
+  mariadb_sql -e "SELECT * FROM orders INTO OUTFILE '$MY_DIR/out/orders.txt'"
+  URI="mysql://$MY_USER@$MY_HOST:$MY_PORT/$MY_DB?table=orders"
+  pwuri="mysql://pwuser:$SECRET@$MY_HOST:$MY_PORT/$MY_DB"
+  pwshown="mysql://pwuser@$MY_HOST:$MY_PORT/$MY_DB"
+  # (b) byte-identical to the INTO OUTFILE build, every column (blobs are bytes in both)
+  if build_ok my-dump "$T/my-dump" --rowkey '{id}' --format mysql --columns $COLS "$MY_DIR/out/orders.txt" &&
+     build_ok my-direct "$T/my-direct" --rowkey '{id}' "$URI"; then
+    same_files "mariadb: direct read vs SELECT INTO OUTFILE" "$T/my-dump" "$T/my-direct"
+  fi
+  if build_ok my-query "$T/my-query" --rowkey '{id}' "$pwuri?query=SELECT+*+FROM+orders"; then
+    same_files "mariadb: ?query= with a password" "$T/my-dump" "$T/my-query"
+  fi
+  python3 "$ORDERS" expected-sql mariadb | mariadb_sql >"$T/my.expected"
+  cells "$T/my-direct" >"$T/my-direct.cells"
+  if python3 "$ORDERS" compare "$T/my.expected" "$T/my-direct.cells" "$T/my-direct.summary" >"$T/my.cmp"; then
+    echo "ok: mariadb: direct cells: $(tail -1 "$T/my.cmp" | sed 's/^ok: //')"
+  else
+    fail "mariadb: direct cells:"; sed 's/^/  /' "$T/my.cmp" | head -10
+  fi
+  if MYSQL_PWD=$SECRET build_ok my-env "$T/my-env" --rowkey '{id}' "$pwshown?table=orders"; then
+    same_files "mariadb: MYSQL_PWD" "$T/my-dump" "$T/my-env"
+  fi
+  if build_ok my-rejects "$T/my-rejects" --rowkey '{user_id}' --max-rejects 10 "$pwuri?table=orders"; then
+    if ! grep -qF "$pwshown?table=orders" "$T/my-rejects/_rejects.tsv" ||
+       grep -qrF "$SECRET" "$T/my-rejects" "$T/my-rejects.summary"; then
+      fail "mariadb: rejects file: $(head -2 "$T/my-rejects/_rejects.tsv")"
+    else
+      echo "ok: mariadb: rejects name the URI without its password"
+    fi
+  fi
+  mariadb_sql -e "CREATE TABLE events (id BIGINT AUTO_INCREMENT PRIMARY KEY, v TEXT) ENGINE=InnoDB;
+    INSERT INTO events (id, v) SELECT seq, CONCAT('e', seq) FROM seq_1_to_30;"
+  my_more() { mariadb_sql -e "INSERT INTO events (id, v) SELECT seq, CONCAT('f', seq) FROM seq_31_to_60"; }
+  incremental mariadb "$pwuri?table=events" my_more
+  others my-tools "$URI"
+  closed=$(db_free_port)
+  must_fail my-wrong-password "$pwshown?table=orders" "mysql://pwuser:${SECRET}x@$MY_HOST:$MY_PORT/$MY_DB?table=orders"
+  must_fail my-closed-port "mysql://pwuser@$MY_HOST:$closed/$MY_DB?table=orders" \
+    "mysql://pwuser:$SECRET@$MY_HOST:$closed/$MY_DB?table=orders"
+  must_fail my-missing-table "$pwshown?table=nosuch" "$pwuri?table=nosuch"
+  must_fail my-missing-column "$pwshown?query=SELECT+nosuch+FROM+orders" "$pwuri?query=SELECT+nosuch+FROM+orders"
+  must_fail my-missing-check-column "$pwshown?table=orders" --incremental append \
+    --check-column nosuch --last-value 3 "$pwuri?table=orders"
+fi
+
+# ---- without a server ----
+must_fail uri-no-table "postgresql://u@127.0.0.1:1/db" "postgresql://u:$SECRET@127.0.0.1:1/db"
+must_fail incremental-on-a-file "--incremental" --incremental append --check-column id "$ORDERS"
+
+if [ $ran -eq 0 ]; then
+  skip_loudly "all direct-read tests: no database server could be started"
+  exit 77
+fi
+echo "direct: $fails failure(s)"
+[ $fails -eq 0 ]

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Real-server dump test: throwaway PostgreSQL and MariaDB servers (tests/db/pg.sh,
+# tests/db/mariadb.sh) hold the legacy `orders` table of tests/db/orders.py (NULLs, TABs,
+# newlines, backslashes, \N as data, UTF-8, decimals, datetimes, blobs); each server writes
+# its own dumps (COPY ... TO text and CSV; SELECT ... INTO OUTFILE with the defaults and
+# with other FIELDS/LINES options; mariadb-dump --tab), `hfilegen build` loads each dump,
+# and the cells (`hfilegen inspect --cells --tsv`) must be exactly the values the server
+# itself reports per row and column (hex), NULLs absent, with every record and NULL counted.
+#
+# usage: dumps.sh HFILEGEN SOURCE_DIR
+# Exit 77 (ctest: skipped) only when neither server can be started here; a server that is
+# missing or fails to start is reported loudly and its part skipped.
+set -uo pipefail
+H=$1
+SRC=$2
+. "$SRC/tests/db/pg.sh"
+. "$SRC/tests/db/mariadb.sh"
+ORDERS="$SRC/tests/db/orders.py"
+T=$(mktemp -d)
+cleanup() {
+  pg_stop
+  mariadb_stop
+  rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+COLS=id,user_id,created_at,amount,status,note,payload
+fails=0
+ran=0
+
+# check NAME EXPECTED DUMP BUILD-FLAGS...: builds the dump, compares the cells.
+check() {
+  local name=$1 expected=$2 dump=$3
+  shift 3
+  local out="$T/out-$name"
+  if ! "$H" build --rowkey '{id}' --out "$out" --timestamp 1 --empty store "$@" \
+       "$dump" >"$T/$name.summary" 2>"$T/$name.err"; then
+    echo "FAIL: $name: build failed: $(cat "$T/$name.err")"
+    [ -f "$out/_rejects.tsv" ] && head -5 "$out/_rejects.tsv"
+    fails=$((fails + 1))
+    return
+  fi
+  for f in "$out"/cf/*; do "$H" inspect --cells --tsv "$f"; done >"$T/$name.cells"
+  if python3 "$ORDERS" compare "$expected" "$T/$name.cells" "$T/$name.summary" >"$T/$name.cmp"; then
+    echo "ok: $name: $(tail -1 "$T/$name.cmp" | sed 's/^ok: //')"
+  else
+    echo "FAIL: $name:"
+    sed 's/^/  /' "$T/$name.cmp" | head -20
+    fails=$((fails + 1))
+  fi
+}
+
+skip_loudly() {
+  echo "########################################################################"
+  echo "## SKIPPED: $1"
+  echo "########################################################################"
+}
+
+# ---- PostgreSQL ----
+if ! pg_available; then
+  skip_loudly "PostgreSQL dump tests: initdb/pg_ctl/psql not installed (tools/setup.sh installs postgresql)"
+elif ! pg_start; then
+  skip_loudly "PostgreSQL dump tests: the server could not be started here"
+else
+  ran=$((ran + 1))
+  python3 "$ORDERS" sql pg | pg_sql >/dev/null || { echo "FAIL: pg: creating the table"; fails=$((fails + 1)); }
+  python3 "$ORDERS" expected-sql pg | pg_sql -F $'\t' >"$T/pg.expected"
+  O="$PG_DIR/out"
+  pg_sql >/dev/null <<SQL
+COPY orders TO '$O/text.txt';
+COPY orders TO '$O/text_nil.txt' WITH (DELIMITER '|', NULL 'NIL');
+COPY orders TO '$O/text_header.txt' WITH (HEADER);
+COPY orders TO '$O/header.csv' WITH (FORMAT csv, HEADER);
+COPY orders TO '$O/quoted.csv' WITH (FORMAT csv, ESCAPE '\\', NULL 'NULL', FORCE_QUOTE *);
+SQL
+  check pg-text "$T/pg.expected" "$O/text.txt" --format pg-text --columns $COLS
+  # psql's client-side \copy: the same COPY data through the client
+  pg_sql -c "\\copy orders TO '$T/client.txt'" >/dev/null
+  check pg-text-client "$T/pg.expected" "$T/client.txt" --format pg-text --columns $COLS
+  check pg-text-nil "$T/pg.expected" "$O/text_nil.txt" --format pg-text --delimiter '|' \
+    --null-string NIL --columns $COLS
+  check pg-text-header "$T/pg.expected" "$O/text_header.txt" --format pg-text
+  check pg-csv-header "$T/pg.expected" "$O/header.csv" --format pg-csv
+  check pg-csv-quoted "$T/pg.expected" "$O/quoted.csv" --format pg-csv --fields-escaped-by '\\' \
+    --null-string NULL --columns $COLS
+  # the same files read as plain CSV/TSV are not the table (the bug this fixes)
+  if "$H" build --rowkey '{id}' --out "$T/out-pg-as-tsv" --timestamp 1 --format tsv --quiet \
+       --max-rejects 100 --columns $COLS "$O/text.txt" >"$T/as-tsv.summary" 2>&1 &&
+     for f in "$T"/out-pg-as-tsv/cf/*; do "$H" inspect --cells --tsv "$f"; done >"$T/as-tsv.cells" &&
+     python3 "$ORDERS" compare "$T/pg.expected" "$T/as-tsv.cells" "$T/as-tsv.summary" >/dev/null; then
+    echo "FAIL: pg: the text dump read as TSV matched the table: the check is blind"
+    fails=$((fails + 1))
+  else
+    echo "ok: pg-text read as --format tsv does not match (as expected)"
+  fi
+  pg_stop
+fi
+
+# ---- MariaDB ----
+if ! mariadb_available; then
+  skip_loudly "MariaDB dump tests: mariadbd/mariadb-install-db not installed (tools/setup.sh installs mariadb-server)"
+elif ! mariadb_start; then
+  skip_loudly "MariaDB dump tests: the server could not be started here"
+else
+  ran=$((ran + 1))
+  python3 "$ORDERS" sql mariadb | mariadb_sql || { echo "FAIL: mariadb: creating the table"; fails=$((fails + 1)); }
+  python3 "$ORDERS" expected-sql mariadb | mariadb_sql >"$T/my.expected"
+  O="$MY_DIR/out"
+  mariadb_sql <<SQL
+SELECT * INTO OUTFILE '$O/default.txt' FROM orders ORDER BY id;
+SELECT * INTO OUTFILE '$O/csvish.txt' FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"'
+  LINES TERMINATED BY '\r\n' FROM orders ORDER BY id;
+SELECT * INTO OUTFILE '$O/pipes.txt' FIELDS TERMINATED BY '||' ENCLOSED BY '\''
+  ESCAPED BY '\\\\' LINES TERMINATED BY '##\n' FROM orders ORDER BY id;
+SQL
+  check mysql-default "$T/my.expected" "$O/default.txt" --format mysql --columns $COLS
+  check mysql-csvish "$T/my.expected" "$O/csvish.txt" --format mysql --columns $COLS \
+    --fields-terminated-by , --fields-enclosed-by '"' --lines-terminated-by '\r\n'
+  check mysql-pipes "$T/my.expected" "$O/pipes.txt" --format mysql --columns $COLS \
+    --fields-terminated-by '||' --fields-enclosed-by "'" --fields-escaped-by '\\' \
+    --lines-terminated-by '##\n'
+  if mariadb-dump --no-defaults -h "$MY_HOST" -P "$MY_PORT" --protocol=tcp -u "$MY_USER" \
+       --tab="$O" "$MY_DB" orders >"$T/dump.err" 2>&1; then
+    check mysqldump-tab "$T/my.expected" "$O/orders.txt" --format mysql --columns $COLS
+  else
+    echo "FAIL: mariadb-dump --tab: $(cat "$T/dump.err")"
+    fails=$((fails + 1))
+  fi
+  mariadb_stop
+fi
+
+if [ $ran -eq 0 ]; then
+  skip_loudly "no database server could be started: the real-server dump tests did not run"
+  exit 77
+fi
+if [ $fails -gt 0 ]; then
+  echo "$fails dump check(s) failed"
+  exit 1
+fi
+echo "all dump checks passed"

@@ -1,0 +1,299 @@
+/* Dump dialects through the record reader: MySQL SELECT ... INTO OUTFILE
+ * (defaults and FIELDS/LINES options), PostgreSQL COPY text and CSV, and the
+ * CSV/TSV --null-string. Every case runs at buffer sizes 1..40 and the
+ * default, which must all agree (a parse that runs off the buffer restarts
+ * after a refill). The server-written files themselves are checked by
+ * tests/db/dumps.sh against live servers. */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pipeline/record_dialect.h"
+#include "pipeline/record_reader.h"
+#include "t.h"
+
+static const char *case_path(void) {
+  static char p[1024];
+  if (!p[0]) {
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/test_record_dialect.tmp", HFG_BINARY_DIR);
+    mkdir(dir, 0755);
+    snprintf(p, sizeof p, "%s/case.txt", dir);
+  }
+  return p;
+}
+
+typedef struct {
+  char *p;
+  size_t len, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    b->cap = (b->len + n + 1) * 2;
+    b->p = realloc(b->p, b->cap);
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+  b->p[b->len] = '\0';
+}
+static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+/* Printable: \t \n \r, other control bytes and '|' '\' as \xNN. */
+static void sb_esc(sbuf *b, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    char t[8];
+    if (c == '\t') sb_str(b, "\\t");
+    else if (c == '\n') sb_str(b, "\\n");
+    else if (c == '\r') sb_str(b, "\\r");
+    else if (c < 0x20 || c == '|' || c == '\\' || c >= 0x7f) {
+      snprintf(t, sizeof t, "\\x%02x", c);
+      sb_str(b, t);
+    } else {
+      sb_add(b, s + i, 1);
+    }
+  }
+}
+
+/* One line per record: "3:a|~|b" (~ = NULL) or "3!reason{raw}". */
+static char *run(const char *path, hfg_input_options *o) {
+  sbuf b = {0};
+  sb_str(&b, "");
+  hfg_record_reader *r;
+  char em[256];
+  const char *paths[1] = {path};
+  int rc = hfg_record_reader_open(paths, 1, o, &r, em, sizeof em);
+  if (rc) {
+    sb_str(&b, "OPEN ");
+    sb_str(&b, em);
+    sb_str(&b, "\n");
+    return b.p;
+  }
+  size_t ncols = 0;
+  const char *const *cols = hfg_record_reader_columns(r, &ncols);
+  for (size_t i = 0; i < ncols; i++) {
+    sb_str(&b, i ? "," : "H:");
+    sb_str(&b, cols[i]);
+    if (i + 1 == ncols) sb_str(&b, "\n");
+  }
+  for (;;) {
+    hfg_record rec;
+    rc = hfg_record_reader_next(r, &rec);
+    if (rc == 0) break;
+    char t[64];
+    if (rc != 1 && rc != HFG_EPARSE) {
+      sb_str(&b, "FATAL ");
+      sb_str(&b, hfg_record_reader_errmsg(r));
+      sb_str(&b, "\n");
+      break;
+    }
+    snprintf(t, sizeof t, "%llu%s", (unsigned long long)rec.line, rc == 1 ? ":" : "!");
+    sb_str(&b, t);
+    if (rc == 1) {
+      for (size_t i = 0; i < rec.nfields; i++) {
+        if (i) sb_str(&b, "|");
+        if (rec.fields[i].is_null) {
+          sb_str(&b, rec.fields[i].len ? "~BAD" : "~");
+          continue;
+        }
+        sb_esc(&b, rec.fields[i].p, rec.fields[i].len);
+      }
+    } else {
+      sb_str(&b, rec.reason);
+      sb_str(&b, "{");
+      sb_esc(&b, rec.raw, rec.raw_len);
+      sb_str(&b, "}");
+    }
+    sb_str(&b, "\n");
+  }
+  hfg_record_reader_free(r);
+  return b.p;
+}
+
+static void expect(const char *data, size_t n, hfg_input_options o, const char *want) {
+  const char *path = case_path();
+  FILE *f = fopen(path, "wb");
+  REQUIRE(f);
+  fwrite(data, 1, n, f);
+  fclose(f);
+  for (size_t bs = 0; bs <= 40; bs++) {
+    o.buffer_size = bs;
+    char *got = run(path, &o);
+    if (strcmp(got, want) != 0) {
+      fprintf(stderr, "  buffer %zu: got\n%s  want\n%s", bs, got, want);
+      t_failed_now = 1;
+      free(got);
+      return;
+    }
+    free(got);
+  }
+}
+
+#define CASE(fmt_, data, want, ...)                           \
+  do {                                                        \
+    hfg_input_options o_ = HFG_INPUT_OPTIONS_INIT;            \
+    o_.format = fmt_;                                         \
+    __VA_ARGS__;                                              \
+    expect(data, sizeof(data) - 1, o_, want);                 \
+  } while (0)
+
+/* ---- mysql ---- */
+
+TEST(mysql_defaults) {
+  /* an escaped TAB and an escaped LF are data; \N alone is NULL, \\N is the
+   * two bytes \N; an empty field is the empty string */
+  CASE(HFG_INPUT_MYSQL, "1\tab\\\tc\td\\\ne\t\\N\t\\\\N\t\n2\tx\t\t\t\t\n",
+       "1:1|ab\\tc|d\\ne|~|\\x5cN|\n3:2|x||||\n");
+  /* the LOAD DATA letters, and any other escaped byte for itself */
+  CASE(HFG_INPUT_MYSQL, "\\0\\b\\n\\r\\t\\Z\\\\\\q\\'\n", "1:\\x00\\x08\\n\\r\\t\\x1a\\x5cq'\n");
+  /* \N inside a longer value is just N */
+  CASE(HFG_INPUT_MYSQL, "x\\Ny\t\\N\\N\n", "1:xNy|NN\n");
+  /* a CR is data (lines end at LF only); the last line may lack its LF */
+  CASE(HFG_INPUT_MYSQL, "a\r\tb\r\nc\td", "1:a\\r|b\\r\n2:c|d\n");
+  /* blank lines are records (a one-column table's empty strings) */
+  CASE(HFG_INPUT_MYSQL, "\n\\N\n\n", "1:\n2:~\n3:\n");
+  /* no byte order mark is dropped */
+  CASE(HFG_INPUT_MYSQL, "\xef\xbb\xbfx\n", "1:\\xef\\xbb\\xbfx\n");
+}
+
+TEST(mysql_malformed) {
+  CASE(HFG_INPUT_MYSQL, "1\tok\n2\tbad\\",
+       "1:1|ok\n2!field 2: escape character '\\' at the end of the input{2\\tbad\\x5c}\n");
+  /* field count is the reader's rule, as for CSV */
+  CASE(HFG_INPUT_MYSQL, "1\t2\n3\n4\t5\n", "1:1|2\n2!expected 2 fields, got 1{3}\n3:4|5\n");
+  /* an unterminated enclosure at the end of the input */
+  CASE(HFG_INPUT_MYSQL, "1,\"a\n2,\"b", "1!field 2: unterminated enclosed field{1,\"a\\n2,\"b}\n",
+       o_.fields_terminated_by = ",", o_.fields_enclosed_by = "\"");
+}
+
+TEST(mysql_enclosed_and_terminators) {
+  /* FIELDS TERMINATED BY ',' ENCLOSED BY '"' LINES TERMINATED BY '\r\n': the
+   * writer escapes the enclosure byte and the first byte of each terminator
+   * with \; NULL is \N unenclosed; an unenclosed NULL is NULL too, an
+   * enclosed "NULL" is the string */
+  CASE(HFG_INPUT_MYSQL,
+       "1,\"a,b\",\"say \\\"hi\\\"\",\\N,\"NULL\",NULL,\"x\\\r\ny\"\r\n"
+       "2,\"\",\"\"\"\",\"q\"r\",\"\",,\"\"\r\n",
+       "1:1|a,b|say \"hi\"|~|NULL|~|x\\r\\ny\n3:2||\"|q\"r|||\n",
+       o_.fields_terminated_by = ",", o_.fields_enclosed_by = "\"",
+       o_.lines_terminated_by = "\r\n");
+  /* multi-byte terminators: only a whole terminator ends a field or a line */
+  CASE(HFG_INPUT_MYSQL, "a||b|c##\n#d||\\N##\n", "1:a|b\\x7cc\n2:#d|~\n",
+       o_.fields_terminated_by = "||", o_.lines_terminated_by = "##\n");
+  /* ESCAPED BY '' : backslashes are data, NULL is written as NULL */
+  CASE(HFG_INPUT_MYSQL, "a\\N\tNULL\t\\N\n", "1:a\\x5cN|~|\\x5cN\n", o_.fields_escaped_by = "");
+  /* ESCAPED BY '"' ENCLOSED BY '"': only a doubled quote is an escape */
+  CASE(HFG_INPUT_MYSQL, "\"a\"\"b\",\"c\"\n", "1:a\"b|c\n", o_.fields_terminated_by = ",",
+       o_.fields_enclosed_by = "\"", o_.fields_escaped_by = "\"");
+  /* --null-string replaces the format's own markers */
+  CASE(HFG_INPUT_MYSQL, "\\N\t\tnil\n", "1:N||~\n", o_.null_string = "nil");
+}
+
+TEST(mysql_bad_options) {
+  CASE(HFG_INPUT_MYSQL, "x\n", "OPEN mysql: an empty FIELDS TERMINATED BY (fixed-width rows) is not supported\n",
+       o_.fields_terminated_by = "");
+  CASE(HFG_INPUT_MYSQL, "x\n", "OPEN mysql: FIELDS and LINES TERMINATED BY must differ\n",
+       o_.fields_terminated_by = "\n");
+  CASE(HFG_INPUT_MYSQL, "x\n", "OPEN mysql: FIELDS ENCLOSED BY takes one byte or ''\n",
+       o_.fields_enclosed_by = "ab");
+  CASE(HFG_INPUT_CSV, "x\n", "OPEN the FIELDS/LINES options are for the dump formats (mysql, pg-csv), not CSV/TSV\n",
+       o_.fields_enclosed_by = "'");
+}
+
+/* ---- pg-text ---- */
+
+TEST(pg_text_escapes_and_null) {
+  CASE(HFG_INPUT_PG_TEXT, "1\tab\\tc\t\\N\t\\\\N\t\n2\t\\\\\t\\\\.\tx\t\n",
+       "1:1|ab\\tc|~|\\x5cN|\n2:2|\\x5c|\\x5c.|x|\n");
+  /* octal (1-3 digits, & 0377), hex (1-2 digits; \x without one is x), the
+   * control letters, and any other byte for itself */
+  CASE(HFG_INPUT_PG_TEXT, "\\101\\1x\\0\\777\t\\x41\\x4g\\xg\\XA\t\\b\\f\\n\\r\\v\\q\\\t\n",
+       "1:A\\x01x\\x00\\xff|A\\x04gxgXA|\\x08\\x0c\\n\\r\\x0bq\\t\n");
+  /* a backslash before a real LF: the LF is data (the line goes on) */
+  CASE(HFG_INPUT_PG_TEXT, "a\\\nb\tc\nd\te\n", "1:a\\nb|c\n3:d|e\n");
+  /* NULL is matched on the raw bytes: \N only when the whole field */
+  CASE(HFG_INPUT_PG_TEXT, "\\N\t\\Nx\tNULL\n", "1:~|Nx|NULL\n");
+  CASE(HFG_INPUT_PG_TEXT, "\\N\t\tNULL\n", "1:N||~\n", o_.null_string = "NULL");
+  CASE(HFG_INPUT_PG_TEXT, "\\N\t\tNULL\n", "1:N|~|NULL\n", o_.null_string = "");
+  /* blank lines are records */
+  CASE(HFG_INPUT_PG_TEXT, "\n\\N\n", "1:\n2:~\n");
+  /* another delimiter */
+  CASE(HFG_INPUT_PG_TEXT, "a|b\\|c\n", "1:a|b\\x7cc\n", o_.delimiter = '|');
+  /* with HEADER */
+  CASE(HFG_INPUT_PG_TEXT, "id\tnote\n1\t\\N\n", "H:id,note\n2:1|~\n", o_.has_header = 1);
+}
+
+TEST(pg_text_line_ends_and_marker) {
+  CASE(HFG_INPUT_PG_TEXT, "a\tb\r\nc\td\r\n", "1:a|b\n2:c|d\n");
+  /* the first line's kind holds for the input */
+  CASE(HFG_INPUT_PG_TEXT, "a\tb\r\nc\td\ne\tf\r\n",
+       "1:a|b\n2!field 2: literal newline found in data (the input's lines end in CR LF){c\\td}\n3:e|f\n");
+  CASE(HFG_INPUT_PG_TEXT, "a\tb\nc\td\r\ne\tf\n",
+       "1:a|b\n2!field 2: literal carriage return found in data{c\\td}\n3:e|f\n");
+  CASE(HFG_INPUT_PG_TEXT, "a\rb\tc\nd\te\n",
+       "1!field 1: literal carriage return found in data{a\\rb\\tc}\n2:d|e\n");
+  /* \. alone ends the data; blank lines after it are ignored, data rejected */
+  CASE(HFG_INPUT_PG_TEXT, "a\tb\n\\.\n\nc\td\n",
+       "1:a|b\n4!data after the end-of-data marker \\.{c\\td}\n");
+  CASE(HFG_INPUT_PG_TEXT, "a\tb\n\\.", "1:a|b\n");
+  CASE(HFG_INPUT_PG_TEXT, "a\\.b\tc\nd\te\n",
+       "1!field 1: end-of-data marker \\. inside a line{a\\x5c.b\\tc}\n2:d|e\n");
+  CASE(HFG_INPUT_PG_TEXT, "a\tb\\", "1!field 2: backslash at the end of the input{a\\tb\\x5c}\n");
+  CASE(HFG_INPUT_PG_TEXT, "x\n", "OPEN pg-text: the delimiter cannot be a backslash, a lowercase letter, a digit or '.'\n",
+       o_.delimiter = 'a');
+}
+
+/* ---- pg-csv ---- */
+
+TEST(pg_csv) {
+  /* unquoted empty is NULL, "" is the empty string */
+  CASE(HFG_INPUT_PG_CSV, "1,,\"\",x\n", "1:1|~||x\n");
+  /* quotes: doubled inside, newlines inside; next record's line counts them */
+  CASE(HFG_INPUT_PG_CSV, "2,\"a\"\"b\nc\",d\n3,e,f\n", "1:2|a\"b\\nc|d\n3:3|e|f\n");
+  /* quoting may start and stop anywhere in a field (COPY FROM's reading) */
+  CASE(HFG_INPUT_PG_CSV, "a\"b,c\"d,e\n", "1:ab,cd|e\n");
+  /* a backslash is data; \N is not NULL in CSV */
+  CASE(HFG_INPUT_PG_CSV, "\\N,\\\\\n", "1:\\x5cN|\\x5c\\x5c\n");
+  /* ESCAPE '\' */
+  CASE(HFG_INPUT_PG_CSV, "\"a\\\"b\\\\c\\d\"\n", "1:a\"b\\x5cc\\x5cd\n", o_.fields_escaped_by = "\\");
+  /* NULL 'NULL': only the unquoted one */
+  CASE(HFG_INPUT_PG_CSV, "NULL,\"NULL\",\n", "1:~|NULL|\n", o_.null_string = "NULL");
+  /* CR LF line ends; a quoted CR LF is data */
+  CASE(HFG_INPUT_PG_CSV, "a,\"b\r\nc\"\r\nd,e\r\n", "1:a|b\\r\\nc\n3:d|e\n");
+  CASE(HFG_INPUT_PG_CSV, "a,b\rc\nd,e\n",
+       "1!field 2: unquoted carriage return found in data{a,b\\rc}\n2:d|e\n");
+  /* an unterminated quote runs to the end of the input */
+  CASE(HFG_INPUT_PG_CSV, "a,b\n\"c,d\ne,f\n",
+       "1:a|b\n2!field 1: unterminated CSV quoted field{\"c,d\\ne,f}\n");
+  /* \. alone (unquoted) ends the data; quoted it is a value */
+  CASE(HFG_INPUT_PG_CSV, "\"\\.\"\n\\.\nx\n", "1:\\x5c.\n3!data after the end-of-data marker \\.{x}\n");
+  /* HEADER */
+  CASE(HFG_INPUT_PG_CSV, "id,\"no,te\"\n1,\n", "H:id,no,te\n2:1|~\n", o_.has_header = 1);
+}
+
+/* ---- CSV/TSV --null-string ---- */
+
+TEST(csv_tsv_null_string) {
+  CASE(HFG_INPUT_CSV, "a,\\N,\"\\N\",\n", "1:a|~|\\x5cN|\n", o_.null_string = "\\N");
+  CASE(HFG_INPUT_CSV, "a,,\"\"\n", "1:a|~|\n", o_.null_string = "");
+  CASE(HFG_INPUT_TSV, "a\t\\N\tNULL\n", "1:a|~|NULL\n", o_.null_string = "\\N");
+  /* without it, nothing is NULL */
+  CASE(HFG_INPUT_CSV, "a,\\N,\n", "1:a|\\x5cN|\n");
+}
+
+/* ---- the rowkey check ---- */
+
+TEST(null_key_column) {
+  const char *cols[] = {"id", "note"};
+  hfg_scheme *s;
+  char err[256];
+  REQUIRE(hfg_scheme_compile("{id % 10}|{id}", cols, 2, &s, err, sizeof err) == 0);
+  hfg_field f[2] = {{"1", 1, 0}, {"", 0, 1}};
+  char why[128] = "";
+  CHECK(!hfg_dialect_null_key(s, f, 2, why, sizeof why)); /* NULL outside the key: fine */
+  f[0] = (hfg_field){"", 0, 1};
+  CHECK(hfg_dialect_null_key(s, f, 2, why, sizeof why));
+  CHECK(!strcmp(why, "key column 'id' is NULL"));
+  hfg_scheme_free(s);
+}
+
+T_MAIN
