@@ -80,6 +80,8 @@ typedef struct job {
   char stage[4096];         /* <parent>/.<name>.hfilegen-staging */
   int staged;               /* out_dir is currently renamed to stage */
   int lock_fd;              /* flock on the output directory, -1 */
+  struct hfg_block_pool *pool; /* emit: block compression on every core, NULL at 1 thread */
+  unsigned pool_slots;      /* blocks in flight per writer */
 } job;
 
 static inline double now_s(void) {
