@@ -99,3 +99,33 @@ int hfg_block_encode(hfg_block_encoder *e, hfg_block_type type, const uint8_t *p
   info->uncompressed_size = (uint32_t)n;
   return 0;
 }
+
+void hfg_block_set_prev_offset(uint8_t *block, size_t len, int64_t prev_offset) {
+  uint8_t *h = block;
+  size_t data_len = hfg_get_be32(h + 29);
+  uint32_t bpc = hfg_get_be32(h + 25);
+  if (len < data_len + HFG_CHECKSUM_SIZE || data_len < HFG_BLOCK_HEADER_SIZE || bpc == 0) return;
+  uint8_t d[8];
+  hfg_put_be64(d, (uint64_t)prev_offset);
+  for (int i = 0; i < 8; i++) d[i] ^= h[16 + i];
+  hfg_put_be64(h + 16, (uint64_t)prev_offset);
+  /* fix each checksum whose chunk holds part of bytes 16..23 (chunk 0 unless bpc < 24) */
+  for (size_t c = 16 / bpc; c * bpc < 24 && c * bpc < data_len; c++) {
+    size_t cs = c * bpc, ce = cs + bpc < data_len ? cs + bpc : data_len;
+    size_t from = cs > 16 ? cs : 16, to = ce < 24 ? ce : 24;
+    uint8_t *ck = block + data_len + HFG_CHECKSUM_SIZE * c;
+    uint32_t old = hfg_get_be32(ck);
+    const uint8_t *dp = d + (from - 16);
+    uint32_t v = h[24] == HFG_CHECKSUM_CRC32C ? hfg_crc32c_patch(old, dp, to - from, ce - to)
+                                              : hfg_crc32_patch(old, dp, to - from, ce - to);
+    hfg_put_be32(ck, v);
+  }
+}
+
+/* The codecs' worst cases stay under n + n/4 + 4 KiB: LZ4 n + n/255 + 16,
+ * snappy 32 + n + n/6, zstd and deflate (stored blocks) a small fraction
+ * over n, plus their framing (format-specs/codecs.md). */
+uint64_t hfg_block_size_bound(uint64_t n, uint32_t bpc) {
+  uint64_t data = HFG_BLOCK_HEADER_SIZE + n + n / 4 + 4096;
+  return data + HFG_CHECKSUM_SIZE * (data / (bpc ? bpc : 1) + 1);
+}

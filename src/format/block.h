@@ -60,6 +60,16 @@ int hfg_block_encode(hfg_block_encoder *e, hfg_block_type type, const uint8_t *p
 
 void hfg_block_encoder_free(hfg_block_encoder *e);
 
+/* Sets the prevBlockOffset of an encoded block (hfg_block_encode's output,
+ * block[0..len)) and corrects the checksum that covers it: the bytes then
+ * equal those of encoding the payload with this prev_offset. Lets a block be
+ * compressed and checksummed before its place in the file is known. */
+void hfg_block_set_prev_offset(uint8_t *block, size_t len, int64_t prev_offset);
+
+/* An upper bound of the on-disk size of an n-byte payload's block under any
+ * codec, with bpc bytes per checksum. */
+uint64_t hfg_block_size_bound(uint64_t n, uint32_t bpc);
+
 /* Number of checksum bytes for `data_len` bytes of header + on-disk payload. */
 static inline size_t hfg_checksum_bytes(size_t data_len, uint32_t bpc) {
   return HFG_CHECKSUM_SIZE * ((data_len + bpc - 1) / bpc);

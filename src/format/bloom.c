@@ -55,7 +55,7 @@ struct hfg_bloom_writer {
 
   ready_chunk *queue;      /* ready chunks are queue[q_head .. q_len) */
   size_t q_head, q_len, q_cap;
-  int pending;             /* queue head was handed out by next_chunk */
+  size_t pending;          /* queue[q_head .. q_head + pending) were handed out */
 
   hfg_buf index;           /* root index entries of the chunks written */
   hfg_buf last;            /* the last key added */
@@ -324,7 +324,24 @@ int hfg_bloom_writer_next_chunk(hfg_bloom_writer *b, int closing, const uint8_t 
   const ready_chunk *r = &b->queue[b->q_head];
   *data = r->bits;
   *len = r->byte_size;
-  b->pending = 1;
+  if (!b->pending) b->pending = 1;
+  return 1;
+}
+
+int hfg_bloom_writer_take_chunk(hfg_bloom_writer *b, int closing, const uint8_t **data,
+                                size_t *len) {
+  *data = NULL;
+  *len = 0;
+  if (b->err) return b->err;
+  if (b->cur && (closing || b->cur_keys >= b->params.max_keys)) {
+    int rc = enqueue_current(b);
+    if (rc) return fail(b, rc);
+  }
+  if (closing) b->closed = 1;
+  if (b->q_head + b->pending == b->q_len) return 0;
+  const ready_chunk *r = &b->queue[b->q_head + b->pending++];
+  *data = r->bits;
+  *len = r->byte_size;
   return 1;
 }
 
@@ -350,7 +367,7 @@ int hfg_bloom_writer_chunk_written(hfg_bloom_writer *b, uint64_t offset,
   }
   hfg_free(r->first_key);
   if (++b->q_head == b->q_len) b->q_head = b->q_len = 0;
-  b->pending = 0;
+  b->pending--;
   return 0;
 }
 

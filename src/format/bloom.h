@@ -73,9 +73,16 @@ int hfg_bloom_writer_add(hfg_bloom_writer *b, const uint8_t *row, size_t row_len
 int hfg_bloom_writer_next_chunk(hfg_bloom_writer *b, int closing, const uint8_t **data,
                                 size_t *len);
 
-/* Records the position of the chunk last returned by next_chunk: the block's
- * file offset and its on-disk size with header and checksums. HFG_ESTATE if no
- * chunk is pending. */
+/* Like next_chunk, but hands each ready chunk out once, so that several can
+ * be on their way at once (blocks encoded on a pool): returns 1 with the next
+ * ready chunk not handed out yet, 0 when there is none. data is borrowed until
+ * that chunk's chunk_written (or free). */
+int hfg_bloom_writer_take_chunk(hfg_bloom_writer *b, int closing, const uint8_t **data,
+                                size_t *len);
+
+/* Records the position of the oldest chunk handed out by next_chunk or
+ * take_chunk and not recorded yet: the block's file offset and its on-disk
+ * size with header and checksums. HFG_ESTATE if no chunk is pending. */
 int hfg_bloom_writer_chunk_written(hfg_bloom_writer *b, uint64_t offset,
                                    uint32_t on_disk_size_with_header);
 

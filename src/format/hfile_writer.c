@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "format/block.h"
+#include "format/block_pool.h"
 #include "format/bloom.h"
 #include "format/codec.h"
 #include "format/fileinfo.h"
@@ -27,6 +28,14 @@
 #include "util/fsio.h"
 
 enum { W_OPEN, W_FINISHED, W_ABANDONED };
+
+/* A block on the pool (hfg_writer_use_pool), in file order: what to do with
+ * its place once it is written. */
+typedef struct pending {
+  hfg_bloom_writer *bloom; /* a chunk of this bloom; NULL: a data block */
+  hfg_buf key;             /* data block: its index key */
+  uint64_t bound;          /* most bytes it (and a leaf index after it) can take */
+} pending;
 
 struct hfg_writer {
   hfg_writer_options o;
@@ -67,6 +76,11 @@ struct hfg_writer {
   uint64_t delete_family_count;
   uint64_t biggest_cell_len;
   hfg_buf biggest_key;
+
+  hfg_block_stream *stream; /* NULL: every block is encoded and written in place */
+  pending *pend;            /* ring of the stream's blocks, oldest at pend_head */
+  unsigned pend_head, pend_cap;
+  uint64_t pend_bound;      /* Σ bound of the pending blocks */
 };
 
 static int64_t now_ms(void) {
@@ -139,16 +153,21 @@ static void repoint_last(hfg_writer *w, const uint8_t *key) {
   w->last.qualifier = w->last.family + w->last.family_len;
 }
 
+static int submit_data_block(hfg_writer *w);
+
+/* A data block is written at off: the trailer's offsets and its index entry. */
+static int data_block_written(hfg_writer *w, uint64_t off, const hfg_block_info *info,
+                              const hfg_buf *key) {
+  if (w->first_data_block_offset < 0) w->first_data_block_offset = (int64_t)off;
+  w->last_data_block_offset = (int64_t)off;
+  if (hfg_index_writer_add(w->index, key->p, key->len, off, info->on_disk_size_with_header))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  return 0;
+}
+
 /* HFileWriterImpl.finishBlock + the inline blocks that follow a data block. */
 static int finish_data_block(hfg_writer *w) {
   if (w->block.len == 0) return 0;
-  uint64_t off;
-  hfg_block_info info;
-  int rc = emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
-  if (rc) return rc;
-  if (w->first_data_block_offset < 0) w->first_data_block_offset = (int64_t)off;
-  w->last_data_block_offset = (int64_t)off;
-
   hfg_cell right, left;
   hfg_kv_parse_key(w->first_key.p, w->first_key.len, &right);
   int has_left = w->prev_block_last_key.len > 0;
@@ -157,9 +176,12 @@ static int finish_data_block(hfg_writer *w) {
   if (hfg_buf_reserve(&w->index_key, w->first_key.len + 1))
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
   w->index_key.len = hfg_kv_midpoint_key(has_left ? &left : NULL, &right, w->index_key.p);
-  if (hfg_index_writer_add(w->index, w->index_key.p, w->index_key.len, off,
-                           info.on_disk_size_with_header))
-    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  if (!w->stream) {
+    uint64_t off;
+    hfg_block_info info;
+    int rc = emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
+    if (rc || (rc = data_block_written(w, off, &info, &w->index_key))) return rc;
+  }
   /* the block's last key outlives the block: LASTKEY, the next index key, the order check */
   const uint8_t *lk = w->block.p + w->last_key_off;
   hfg_buf_reset(&w->prev_block_last_key);
@@ -168,8 +190,124 @@ static int finish_data_block(hfg_writer *w) {
       hfg_buf_append(&w->last_key, lk, w->last_key_len))
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
   repoint_last(w, w->last_key.p);
+  if (w->stream) return submit_data_block(w);
   hfg_buf_reset(&w->block);
   return write_inline_blocks(w, 0);
+}
+
+/* ---- blocks on a pool (block_pool.h) ----
+ * Blocks are submitted in file order and written in that order as they come
+ * back. What a serial writer does after writing a block waits for its place:
+ * a data block's index entry and the leaf index block that may follow it
+ * (written in place, in turn), a bloom chunk's entry. Which bloom chunks follow
+ * a data block is decided when it is submitted, as the serial writer decides. */
+
+/* Writes the oldest pending block and does what its place decides. */
+static int retire_block(hfg_writer *w) {
+  pending *p = &w->pend[w->pend_head];
+  hfg_block_type type = p->bloom ? HFG_BT_BLOOM_CHUNK : HFG_BT_DATA;
+  uint8_t *blk;
+  size_t len;
+  hfg_block_info info;
+  int rc = hfg_block_stream_oldest(w->stream, &blk, &len, &info, &w->err);
+  if (rc) return rc;
+  hfg_block_set_prev_offset(blk, len, w->prev_offset[type]);
+  uint64_t off = w->pos;
+  rc = sink_write(w, blk, len);
+  hfg_block_stream_pop(w->stream);
+  w->pend_head = (w->pend_head + 1) % w->pend_cap;
+  w->pend_bound -= p->bound;
+  if (rc) return rc;
+  w->prev_offset[type] = (int64_t)off;
+  w->total_uncompressed += HFG_BLOCK_HEADER_SIZE + info.uncompressed_size;
+  if (p->bloom) {
+    if (hfg_bloom_writer_chunk_written(p->bloom, off, info.on_disk_size_with_header))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "bloom chunk index");
+    return 0;
+  }
+  if ((rc = data_block_written(w, off, &info, &p->key))) return rc;
+  rc = hfg_index_writer_write_inline(w->index, 0, emit_block, w);
+  if (rc) return w->err.code ? w->err.code : hfg_err_set(&w->err, rc, "leaf index block");
+  return 0;
+}
+
+static int retire_all(hfg_writer *w) {
+  int rc = 0;
+  while (!rc && hfg_block_stream_pending(w->stream)) rc = retire_block(w);
+  return rc;
+}
+
+/* The next pending entry, after making room for it. */
+static int next_pending(hfg_writer *w, pending **out) {
+  int rc = 0;
+  while (!rc && hfg_block_stream_full(w->stream)) rc = retire_block(w);
+  unsigned n = hfg_block_stream_pending(w->stream);
+  *out = &w->pend[(w->pend_head + n) % w->pend_cap];
+  return rc;
+}
+
+static int submit_data_block(hfg_writer *w) {
+  pending *p;
+  int rc = next_pending(w, &p);
+  if (rc) return rc;
+  uint32_t leaf = w->o.index_block_max_size ? w->o.index_block_max_size : 128 * 1024;
+  p->bloom = NULL;
+  p->bound = hfg_block_size_bound(w->block.len, w->o.bytes_per_checksum) +
+             hfg_block_size_bound((uint64_t)leaf + 32 + w->index_key.len, w->o.bytes_per_checksum);
+  hfg_buf t = p->key; /* the index key moves to the entry, its old buffer back */
+  p->key = w->index_key;
+  w->index_key = t;
+  if (hfg_block_stream_submit(w->stream, HFG_BT_DATA, &w->block, NULL, w->block.len))
+    return hfg_err_set(&w->err, HFG_ESTATE, "block pool: no free slot");
+  w->pend_bound += p->bound;
+  /* the bloom chunks HBase writes after this block */
+  hfg_bloom_writer *blooms[2] = {w->bloom, w->df_bloom};
+  for (int i = 0; i < 2; i++) {
+    const uint8_t *data;
+    size_t len;
+    int more;
+    while (blooms[i] && (more = hfg_bloom_writer_take_chunk(blooms[i], 0, &data, &len)) != 0) {
+      if (more < 0)
+        return hfg_err_set(&w->err, more, "bloom filter chunk: %s", hfg_strerror(more));
+      if ((rc = next_pending(w, &p))) return rc;
+      p->bloom = blooms[i];
+      p->bound = hfg_block_size_bound(len, w->o.bytes_per_checksum);
+      if (hfg_block_stream_submit(w->stream, HFG_BT_BLOOM_CHUNK, NULL, data, len))
+        return hfg_err_set(&w->err, HFG_ESTATE, "block pool: no free slot");
+      w->pend_bound += p->bound;
+    }
+  }
+  return 0;
+}
+
+int hfg_writer_use_pool(hfg_writer *w, hfg_block_pool *pool, unsigned slots) {
+  if (w->err.code) return w->err.code;
+  if (w->entries || w->stream || w->state != W_OPEN)
+    return hfg_err_set(&w->err, HFG_ESTATE, "a pool must be set before the first cell");
+  if (slots < 1) slots = 1;
+  w->pend = hfg_calloc(slots, sizeof *w->pend);
+  w->stream = w->pend ? hfg_block_stream_new(pool, slots, w->o.codec, w->o.codec_level,
+                                             w->o.checksum, w->o.bytes_per_checksum)
+                      : NULL;
+  if (!w->stream) {
+    hfg_free(w->pend);
+    w->pend = NULL;
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for the block pool");
+  }
+  w->pend_cap = slots;
+  return 0;
+}
+
+int hfg_writer_reached(hfg_writer *w, uint64_t limit) {
+  for (;;) {
+    if (w->err.code) return w->err.code;
+    uint64_t base = w->pos + w->block.len; /* pending blocks only add to it */
+    if (base >= limit) return 1;
+    if (!w->stream || !hfg_block_stream_pending(w->stream) || base + w->pend_bound < limit)
+      return 0;
+    int rc = retire_block(w);
+    if (rc) return rc;
+  }
 }
 
 /* ---- open ---- */
@@ -525,6 +663,7 @@ static int write_bloom_meta(hfg_writer *w, hfg_bloom_writer *b, hfg_block_type t
 
 static int finish_file(hfg_writer *w) {
   int rc = finish_data_block(w);
+  if (!rc && w->stream) rc = retire_all(w);
   if (!rc) rc = write_inline_blocks(w, 1);
   if (rc) return rc;
 
@@ -608,6 +747,9 @@ void hfg_writer_abandon(hfg_writer *w) {
 void hfg_writer_free(hfg_writer *w) {
   if (!w) return;
   if (w->state == W_OPEN) hfg_writer_abandon(w);
+  hfg_block_stream_free(w->stream); /* first: its blocks borrow the blooms' chunks */
+  for (unsigned i = 0; i < w->pend_cap; i++) hfg_buf_free(&w->pend[i].key);
+  hfg_free(w->pend);
   hfg_block_encoder_free(w->enc);
   hfg_index_writer_free(w->index);
   hfg_bloom_writer_free(w->bloom);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format/block_pool.h"
 #include "format/kv.h"
 #include "pipeline/build_internal.h"
 #include "util/alloc.h"
@@ -116,6 +117,7 @@ static int open_writer(job *j, size_t region, size_t fam, fwriter *fw, const uin
   const char *tmp_path = j->files[idx].tmp_path;
   pthread_mutex_unlock(&j->lock);
   int rc = hfg_writer_open(tmp_path, j->families[fam], &wo, &fw->w);
+  if (!rc && j->pool) rc = hfg_writer_use_pool(fw->w, j->pool, j->pool_slots);
   if (rc) {
     fail(j, rc, "%s", fw->w ? hfg_writer_errmsg(fw->w) : "cannot open a writer");
     hfg_writer_free(fw->w);
@@ -144,7 +146,7 @@ static int emit_family_row(job *j, size_t region, size_t f, fwriter *fw, const u
                            size_t klen, int64_t ts, const hfg_put *puts, size_t n,
                            hfg_build_region *rs) {
   /* HFileOutputFormat2 rolls at a row boundary once the file reached the size */
-  if (fw->w && hfg_writer_bytes(fw->w) >= j->o->max_file_size && close_writer(j, fw)) return -1;
+  if (fw->w && hfg_writer_reached(fw->w, j->o->max_file_size) && close_writer(j, fw)) return -1;
   if (!fw->w && open_writer(j, region, f, fw, key, klen)) return -1;
   if (hfg_writer_append_puts(fw->w, key, klen, ts, puts, n))
     return fail(j, hfg_writer_status(fw->w), "%s", hfg_writer_errmsg(fw->w));
@@ -328,6 +330,17 @@ int hfg_build_emit(job *j) {
   pthread_t *th = hfg_calloc((size_t)nthreads, sizeof *th);
   if (!th) return fail(j, HFG_ENOMEM, "out of memory");
   hfg_sorter_set_readers(j->sorter, (unsigned)nthreads);
+  /* Block compression and checksums on a pool of --threads workers shared by
+   * every writer, so that even one region uses every core; each writer keeps
+   * about 2 × threads blocks in flight, split among the writers at work. */
+  int workers = j->o->threads > 0 ? j->o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (workers > 1 && !(j->pool = hfg_block_pool_new((unsigned)workers))) {
+    hfg_free(th);
+    return fail(j, HFG_ENOMEM, "cannot start the block compression threads");
+  }
+  size_t streams = (size_t)nthreads * j->nfamilies;
+  j->pool_slots = (unsigned)((2 * (size_t)workers + 2 + streams - 1) / streams);
+  if (j->pool_slots < 2) j->pool_slots = 2;
   int started = 0;
   for (; started < nthreads; started++)
     if (pthread_create(&th[started], NULL, emit_worker, j)) break;
@@ -344,5 +357,7 @@ int hfg_build_emit(job *j) {
   }
   for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
   hfg_free(th);
+  hfg_block_pool_free(j->pool);
+  j->pool = NULL;
   return j->err.code;
 }

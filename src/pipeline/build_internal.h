@@ -86,6 +86,8 @@ typedef struct job {
   size_t marker_family;
   const char *marker_qualifier;
   size_t marker_qualifier_len;
+  struct hfg_block_pool *pool; /* emit: block compression on every core, NULL at 1 thread */
+  unsigned pool_slots;      /* blocks in flight per writer */
 } job;
 
 static inline double now_s(void) {

@@ -21,9 +21,32 @@ static void make_tables(uint32_t t[8][256], uint32_t poly) {
     for (int s = 1; s < 8; s++) t[s][i] = (t[s - 1][i] >> 8) ^ t[0][t[s - 1][i] & 0xff];
 }
 
+/* x^(8 * 2^i) mod P, reflected (bit 31 is x^0), for hfg_crc32*_patch. */
+static uint32_t pow_c[64], pow_ieee[64];
+
+/* a(x) * b(x) mod P in the reflected representation. */
+static uint32_t gf2_mul(uint32_t a, uint32_t b, uint32_t poly) {
+  uint32_t p = 0;
+  for (uint32_t m = 0x80000000u; m && a; m >>= 1) {
+    if (a & m) {
+      p ^= b;
+      a ^= m;
+    }
+    b = b & 1 ? (b >> 1) ^ poly : b >> 1; /* b *= x */
+  }
+  return p;
+}
+
+static void make_powers(uint32_t pw[64], uint32_t poly) {
+  pw[0] = 0x00800000u; /* x^8 */
+  for (int i = 1; i < 64; i++) pw[i] = gf2_mul(pw[i - 1], pw[i - 1], poly);
+}
+
 static void init_tables(void) {
   make_tables(tab_c, 0x82F63B78u);
   make_tables(tab_ieee, 0xEDB88320u);
+  make_powers(pow_c, 0x82F63B78u);
+  make_powers(pow_ieee, 0xEDB88320u);
 }
 
 /* Slicing-by-8 over little-endian loads assembled bytewise (endian-neutral). */
@@ -49,6 +72,28 @@ uint32_t hfg_crc32c_sw(uint32_t crc, const void *p, size_t n) {
 uint32_t hfg_crc32_sw(uint32_t crc, const void *p, size_t n) {
   pthread_once(&tab_once, init_tables);
   return crc_sw(tab_ieee, crc, p, n);
+}
+
+/* A CRC is affine in the message: for messages of one length, CRC(M ^ D) =
+ * CRC(M) ^ R(D), R the register (zero start, no final xor) after D. Zero bytes
+ * at the front of D leave a zero register as it is, and each byte after d
+ * multiplies the register by x^8: R(D) = R(d) * x^(8 * tail) mod P. */
+static uint32_t crc_patch(uint32_t t[8][256], const uint32_t pw[64], uint32_t poly,
+                          uint32_t crc, const uint8_t *d, size_t k, uint64_t tail) {
+  uint32_t r = ~crc_sw(t, 0xffffffffu, d, k); /* R(d): crc_sw inverts on entry and exit */
+  for (int i = 0; tail && r; i++, tail >>= 1)
+    if (tail & 1) r = gf2_mul(r, pw[i], poly);
+  return crc ^ r;
+}
+
+uint32_t hfg_crc32c_patch(uint32_t crc, const uint8_t *d, size_t k, uint64_t tail) {
+  pthread_once(&tab_once, init_tables);
+  return crc_patch(tab_c, pow_c, 0x82F63B78u, crc, d, k, tail);
+}
+
+uint32_t hfg_crc32_patch(uint32_t crc, const uint8_t *d, size_t k, uint64_t tail) {
+  pthread_once(&tab_once, init_tables);
+  return crc_patch(tab_ieee, pow_ieee, 0xEDB88320u, crc, d, k, tail);
 }
 
 #ifdef HFG_HAVE_ISAL

@@ -22,6 +22,14 @@ uint32_t hfg_crc32(uint32_t crc, const void *p, size_t n);
 uint32_t hfg_crc32c_sw(uint32_t crc, const void *p, size_t n);
 uint32_t hfg_crc32_sw(uint32_t crc, const void *p, size_t n);
 
+/* The CRC of a message whose CRC is `crc` after d[0..k) is xored into it with
+ * `tail` more bytes of the message after those k bytes: the result equals
+ * recomputing the CRC over the changed message, at the cost of k bytes and
+ * O(log tail) carry-less multiplications instead of the whole message. Used to
+ * place a block (its header's prevBlockOffset) after its checksums were made. */
+uint32_t hfg_crc32c_patch(uint32_t crc, const uint8_t *d, size_t k, uint64_t tail);
+uint32_t hfg_crc32_patch(uint32_t crc, const uint8_t *d, size_t k, uint64_t tail);
+
 /* Name of the implementation in use, for inspect/bench output. */
 const char *hfg_crc_impl(void);
 

@@ -93,6 +93,31 @@ TEST(crc_hw_matches_sw) {
   }
 }
 
+/* Patching bytes into a message and fixing its CRC equals recomputing it. */
+TEST(crc_patch_matches_recompute) {
+  static uint8_t buf[40000], orig[40000];
+  uint32_t x = 777;
+  for (size_t i = 0; i < sizeof buf; i++) {
+    x = x * 1103515245u + 12345u;
+    buf[i] = (uint8_t)(x >> 16);
+  }
+  memcpy(orig, buf, sizeof buf);
+  const size_t lens[] = {1, 9, 33, 100, 16384, 40000};
+  for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+    size_t n = lens[li];
+    for (size_t off = 0; off + 8 <= n || (n < 8 && off == 0); off += n / 5 + 1) {
+      size_t k = n - off < 8 ? n - off : 8;
+      uint8_t d[8];
+      for (size_t i = 0; i < k; i++) d[i] = (uint8_t)(0xa5 ^ (i * 37) ^ off);
+      memcpy(buf, orig, n);
+      uint32_t c = hfg_crc32c(0, buf, n), c2 = hfg_crc32(0, buf, n);
+      for (size_t i = 0; i < k; i++) buf[off + i] ^= d[i];
+      CHECK(hfg_crc32c_patch(c, d, k, n - off - k) == hfg_crc32c(0, buf, n));
+      CHECK(hfg_crc32_patch(c2, d, k, n - off - k) == hfg_crc32(0, buf, n));
+    }
+  }
+}
+
 TEST(alloc_fault) {
   hfg_fault_alloc_arm(2);
   void *a = hfg_malloc(10);
