@@ -35,6 +35,8 @@ static const char USAGE[] =
     "         --max-file-size 10g  --create-time MILLIS\n"
     "         --family-option FAMILY:KEY=VALUE  (codec, bloom, block-size, checksum,\n"
     "         bytes-per-checksum for one family)\n"
+    "         --encoding none|prefix|diff|fast_diff|row_index_v1 (DATA_BLOCK_ENCODING;\n"
+    "         family option encoding)\n"
     "run:     --memory 1g  --tmp-dir DIR  --spill-compression none|lz4  --threads N\n"
     "         --on-duplicate error|last|first\n"
     "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n";

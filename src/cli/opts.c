@@ -204,6 +204,9 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     long long t = strtoll(v, &end, 10);
     if (end == v || *end || t < 0) return bad(a, v, "expected epoch milliseconds");
     o->job_timestamp = t;
+  } else if (!strcmp(a, "--encoding")) {
+    if (hfg_encoding_parse(v, &o->hfile.encoding))
+      return bad(a, v, "expected none, prefix, diff, fast_diff or row_index_v1");
   } else {
     (*i)--;
     return bad(a, v, "unknown flag (see hfilegen build --help)");

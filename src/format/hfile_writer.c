@@ -16,6 +16,7 @@
 #include "format/block.h"
 #include "format/bloom.h"
 #include "format/codec.h"
+#include "format/dbe.h"
 #include "format/fileinfo.h"
 #include "format/index.h"
 #include "format/kv.h"
@@ -67,6 +68,7 @@ struct hfg_writer {
   uint64_t delete_family_count;
   uint64_t biggest_cell_len;
   hfg_buf biggest_key;
+  hfg_dbe *dbe;       /* data block encoder, NULL for NONE */
 };
 
 static int64_t now_ms(void) {
@@ -144,7 +146,14 @@ static int finish_data_block(hfg_writer *w) {
   if (w->block.len == 0) return 0;
   uint64_t off;
   hfg_block_info info;
-  int rc = emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
+  int rc;
+  if (w->dbe) { /* the encoded payload, built as the cells were laid (format/dbe.h) */
+    if ((rc = hfg_dbe_finish(w->dbe)) != 0)
+      return hfg_err_set(&w->err, rc, "data block encoding: %s", hfg_strerror(rc));
+    rc = emit_block(w, HFG_BT_ENCODED_DATA, w->dbe->out.p, w->dbe->out.len, &off, &info);
+  } else {
+    rc = emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
+  }
   if (rc) return rc;
   if (w->first_data_block_offset < 0) w->first_data_block_offset = (int64_t)off;
   w->last_data_block_offset = (int64_t)off;
@@ -204,6 +213,13 @@ static int writer_new(const char *family, const hfg_writer_options *opts, hfg_wr
                        w->o.checksum);
   if ((unsigned)w->o.codec >= HFG_CODEC_COUNT_)
     return hfg_err_set(&w->err, HFG_EINVAL, "unknown codec %d", w->o.codec);
+  if ((unsigned)w->o.encoding >= HFG_ENCODING_COUNT_)
+    return hfg_err_set(&w->err, HFG_EINVAL, "unknown data block encoding %d", w->o.encoding);
+  if (w->o.encoding != HFG_ENCODING_NONE) {
+    if (!(w->dbe = hfg_malloc(sizeof *w->dbe)))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory creating the writer");
+    hfg_dbe_init(w->dbe, w->o.encoding);
+  }
   w->source_task = hfg_strdup(w->o.bulkload_source_task ? w->o.bulkload_source_task : "hfilegen");
   w->enc = hfg_block_encoder_new(w->o.codec, w->o.codec_level, w->o.checksum,
                                  w->o.bytes_per_checksum);
@@ -279,6 +295,13 @@ static void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) {
 }
 
 static int place_cell(hfg_writer *w, const hfg_cell *c, int dup);
+
+/* HFileWriterImpl.checkBlockBoundary (hbase.writer.unified.encoded.blocksize.ratio
+ * unset): the unencoded or the encoded size has reached the block size. */
+static inline int block_full(const hfg_writer *w) {
+  return w->block.len >= w->o.block_size ||
+         (w->dbe && w->block.len && w->dbe->encoded >= w->o.block_size);
+}
 static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
                             const hfg_cell *c, int same_put) __attribute__((always_inline));
 
@@ -330,7 +353,7 @@ static int append_cell(hfg_writer *w, const hfg_cell *c) {
  * block boundary (never between two equal keys), the cell's bytes, the last
  * key and the file's statistics. */
 static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
-  if (!dup && w->block.len >= w->o.block_size) {
+  if (!dup && block_full(w)) {
     int rc = finish_data_block(w);
     if (rc) return rc;
   }
@@ -349,6 +372,11 @@ static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
  * family and timestamp of the cell before it, whose parts are already noted. */
 static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
                             const hfg_cell *c, int same_put) {
+  if (w->dbe) {
+    int rc = w->block.len == 0 ? hfg_dbe_begin(w->dbe) : 0;
+    if (!rc) rc = hfg_dbe_add(w->dbe, c);
+    if (rc) return hfg_err_set(&w->err, rc, "data block encoding: %s", hfg_strerror(rc));
+  }
   w->block.len += cell_len;
   /* the key's parts, without parsing: key = rowLen(2) row famLen(1) fam qual ts(8) type(1) */
   w->last_key_off = (size_t)(cell + 8 - w->block.p);
@@ -424,7 +452,7 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
       if (rowcol && (rc = hfg_bloom_writer_add(w->bloom, row, row_len, c->qualifier,
                                                c->qualifier_len)))
         return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
-      if (cmp != 0 && w->block.len >= w->o.block_size && (rc = finish_data_block(w))) return rc;
+      if (cmp != 0 && block_full(w) && (rc = finish_data_block(w))) return rc;
       size_t key_len = plen + c->qualifier_len + 9;
       size_t cell_len = 8 + key_len + c->value_len + 3;
       if (w->block.cap - w->block.len < cell_len && hfg_buf_reserve(&w->block, cell_len))
@@ -508,6 +536,11 @@ static int put_file_info(hfg_writer *w, hfg_fileinfo *fi) {
   }
   rc |= hfg_fileinfo_put_i32(fi, "hfile.MAX_TAGS_LEN", (int32_t)w->max_tags_len);
   rc |= hfg_fileinfo_put_bool(fi, "hfile.TAGS_COMPRESSED", 0);
+  /* HFileDataBlockEncoderImpl.saveMetadata (NoOpDataBlockEncoder writes nothing) */
+  if (w->dbe) {
+    const char *en = hfg_encoding_hbase_name(w->o.encoding);
+    rc |= hfg_fileinfo_put(fi, "DATA_BLOCK_ENCODING", en, strlen(en));
+  }
   return rc ? hfg_err_set(&w->err, HFG_ENOMEM, "out of memory building file info") : 0;
 }
 
@@ -620,6 +653,8 @@ void hfg_writer_free(hfg_writer *w) {
   hfg_buf_free(&w->prev_block_last_key);
   hfg_buf_free(&w->index_key);
   hfg_buf_free(&w->biggest_key);
+  if (w->dbe) hfg_dbe_free(w->dbe);
+  hfg_free(w->dbe);
   hfg_free(w->source_task);
   hfg_free(w->path);
   hfg_free(w);

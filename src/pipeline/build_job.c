@@ -93,10 +93,12 @@ static int setup_family_options(job *j) {
       bad = parse_size(v, &n) || n > (1u << 30) || !(w->block_size = (uint32_t)n);
     else if (!strcmp(key, "bytes-per-checksum") || !strcmp(key, "bytes_per_checksum"))
       bad = parse_size(v, &n) || n > (1u << 30) || !(w->bytes_per_checksum = (uint32_t)n);
+    else if (!strcmp(key, "encoding") || !strcmp(key, "data_block_encoding"))
+      bad = hfg_encoding_parse(v, &w->encoding) != 0;
     else
       return fail(j, HFG_EINVAL,
                   "family option '%s': unknown key (codec, bloom, block-size, checksum, "
-                  "bytes-per-checksum)",
+                  "bytes-per-checksum, encoding)",
                   spec);
     if (bad) return fail(j, HFG_EINVAL, "family option '%s': bad value '%s'", spec, v);
   }
