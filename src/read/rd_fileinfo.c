@@ -133,3 +133,16 @@ int hfg_reader_fileinfo_get(const hfg_reader *r, const char *key, const uint8_t 
   *value_len = f->val_len;
   return 1;
 }
+
+int rd_fileinfo_encoding_id(const hfg_reader *r) {
+  static const struct {
+    const char *name;
+    int id;
+  } known[] = {{"NONE", 0}, {"PREFIX", 2}, {"DIFF", 3}, {"FAST_DIFF", 4}, {"ROW_INDEX_V1", 7}};
+  const rd_fi_entry *f = rd_fileinfo_find(r, "DATA_BLOCK_ENCODING");
+  if (!f) return 0;
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+    if (f->val_len == strlen(known[i].name) && !memcmp(f->val, known[i].name, f->val_len))
+      return known[i].id;
+  return -1;
+}

@@ -219,7 +219,16 @@ static int walk_blocks(vstate *v, walk *w) {
     uint64_t with_hdr = RD_HDR + (uint64_t)in->uncompressed_size;
     if (off < lo) {
       switch (in->type) {
-        case HFG_BLOCK_DATA: {
+        case HFG_BLOCK_DATA:
+        case HFG_BLOCK_ENCODED_DATA: { /* rd_block_read decoded it */
+          int want_id = rd_fileinfo_encoding_id(r);
+          int got_id = in->type == HFG_BLOCK_ENCODED_DATA ? b.enc_id : 0;
+          if (want_id >= 0 && got_id != want_id) {
+            rc = vfail(v, "%s block at offset %" PRIu64 " has data block encoding id %d, the file "
+                          "info's DATA_BLOCK_ENCODING has id %d",
+                       mg, off, got_id, want_id);
+            break;
+          }
           const hfg_index_entry *e = next_data < r->data_n ? &r->data[next_data] : NULL;
           if (!e || e->offset != off) {
             rc = e ? vfail(v, "DATA block at offset %" PRIu64
@@ -245,11 +254,6 @@ static int walk_blocks(vstate *v, walk *w) {
           w->sum_uncompressed += with_hdr;
           break;
         }
-        case HFG_BLOCK_ENCODED_DATA:
-          rc = vfail(v, "block at offset %" PRIu64 " is an encoded DATA block (DATABLKE): "
-                        "data block encodings are not verified",
-                     off);
-          break;
         case HFG_BLOCK_LEAF_INDEX:
         case HFG_BLOCK_INTERMEDIATE_INDEX: {
           const rd_iblock *ib = rd_index_find_iblock(r, off);

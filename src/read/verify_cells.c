@@ -339,9 +339,10 @@ int verify_fileinfo(vstate *v) {
   if ((f = rd_fileinfo_find(r, "hfile.KEY_OF_BIGGEST_CELL")) && v->kind != HFG_CMP_RAW &&
       hfg_parse_key(f->val, f->val_len, &(hfg_cell){0}) != 0)
     return vfail(v, "file info hfile.KEY_OF_BIGGEST_CELL is not a KeyValue key");
-  if ((f = rd_fileinfo_find(r, "DATA_BLOCK_ENCODING")) &&
-      !(f->val_len == 4 && !memcmp(f->val, "NONE", 4)))
-    return vfail(v, "file info DATA_BLOCK_ENCODING is not NONE: encoded blocks are not verified");
+  if ((f = rd_fileinfo_find(r, "DATA_BLOCK_ENCODING")) && rd_fileinfo_encoding_id(r) < 0)
+    return vfail(v, "file info DATA_BLOCK_ENCODING '%.*s' is not NONE, PREFIX, DIFF, FAST_DIFF or "
+                    "ROW_INDEX_V1",
+                 (int)(f->val_len > 40 ? 40 : f->val_len), (const char *)f->val);
 
   /* StoreFileWriter: TIMERANGE (initial Long.MAX_VALUE / -1), EARLIEST_PUT_TS,
    * DELETE_FAMILY_COUNT */
