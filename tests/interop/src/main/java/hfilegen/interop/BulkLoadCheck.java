@@ -147,6 +147,7 @@ public final class BulkLoadCheck {
     BloomType bloom;
     int blockSize;
     String zstdFraming;
+    org.apache.hadoop.hbase.io.encoding.DataBlockEncoding encoding;
   }
 
   /**
@@ -195,6 +196,7 @@ public final class BulkLoadCheck {
         fam.bloom = Props.bloom(tp.get(fam.name + ".bloom", "NONE"));
         fam.blockSize = Integer.parseInt(tp.get(fam.name + ".block_size", "65536").trim());
         fam.zstdFraming = tp.get(fam.name + ".zstd_framing", tp.get("zstd_framing"));
+        fam.encoding = Props.encoding(tp.get(fam.name + ".encoding"));
         families.add(fam);
       }
       splits = readEscapedLines(dir.resolve("splits.txt")).toArray(NO_SPLITS);
@@ -274,6 +276,7 @@ public final class BulkLoadCheck {
     for (Family f : families) {
       tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(f.name))
         .setCompressionType(f.codec).setBloomFilterType(f.bloom).setBlocksize(f.blockSize)
+        .setDataBlockEncoding(f.encoding)
         .setMaxVersions(Integer.MAX_VALUE).build());
     }
     try {

@@ -44,6 +44,9 @@ public final class RefWriter {
     int blockSize = 64 * 1024;
     int indexBlockMaxSize = 0; // 0 = HBase default (hfile.index.block.max.size)
     float bloomErrorRate = 0.01f;
+    DataBlockEncoding encoding = DataBlockEncoding.NONE;
+    long bulkloadTime = -1; // < 0: the wall clock
+    String sourceTask = "hfilegen-interop-reference";
 
     Spec codec(Compression.Algorithm c) {
       codec = c;
@@ -79,6 +82,11 @@ public final class RefWriter {
 
     Spec errorRate(float r) {
       bloomErrorRate = r;
+      return this;
+    }
+
+    Spec encoding(DataBlockEncoding e) {
+      encoding = e;
       return this;
     }
 
@@ -122,7 +130,7 @@ public final class RefWriter {
     }
     FileSystem fs = FileSystem.getLocal(conf).getRawFileSystem();
     HFileContext ctx = new HFileContextBuilder().withCompression(s.codec)
-      .withDataBlockEncoding(DataBlockEncoding.NONE).withChecksumType(s.checksum)
+      .withDataBlockEncoding(s.encoding).withChecksumType(s.checksum)
       .withBytesPerCheckSum(s.bytesPerChecksum).withBlockSize(s.blockSize)
       .withColumnFamily(Bytes.toBytes(s.family)).withTableName(Bytes.toBytes("hfilegen_ref"))
       .withIncludesTags(true).build();
@@ -133,8 +141,8 @@ public final class RefWriter {
       for (TsvCell c : cells) {
         w.append(c.toKeyValue());
       }
-      w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(System.currentTimeMillis()));
-      w.appendFileInfo(HStoreFile.BULKLOAD_TASK_KEY, Bytes.toBytes("hfilegen-interop-reference"));
+      w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(s.bulkloadTime >= 0 ? s.bulkloadTime : System.currentTimeMillis()));
+      w.appendFileInfo(HStoreFile.BULKLOAD_TASK_KEY, Bytes.toBytes(s.sourceTask));
       w.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(true));
       w.appendFileInfo(HStoreFile.EXCLUDE_FROM_MINOR_COMPACTION_KEY, Bytes.toBytes(false));
       w.appendTrackedTimestampsToMetadata();
@@ -165,6 +173,9 @@ public final class RefWriter {
       w.write("index_levels=" + levels + "\n");
       w.write("bloom_error_rate=" + s.bloomErrorRate + "\n");
       w.write("family=" + s.family + "\n");
+      if (s.encoding != DataBlockEncoding.NONE) {
+        w.write("encoding=" + s.encoding + "\n");
+      }
       if (s.indexBlockMaxSize > 0) {
         // informational (not part of the contract): the writer's hfile.index.block.max.size
         w.write("index_block_max_size=" + s.indexBlockMaxSize + "\n");
