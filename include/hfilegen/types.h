@@ -33,7 +33,8 @@ typedef enum hfg_codec {
 typedef enum hfg_bloom_type {
   HFG_BLOOM_NONE = 0,
   HFG_BLOOM_ROW,
-  HFG_BLOOM_ROWCOL
+  HFG_BLOOM_ROWCOL,
+  HFG_BLOOM_ROWPREFIX /* ROWPREFIX_FIXED_LENGTH: the row's first N bytes (bloom_prefix_length) */
 } hfg_bloom_type;
 
 /* HBase block checksum type; values are ChecksumType codes written in headers. */

@@ -30,7 +30,7 @@ static const char USAGE[] =
     "time:    --timestamp now|MILLIS|column:NAME[:s|ms|us|ns|PATTERN]  (PATTERN e.g.\n"
     "         yyyy-MM-dd HH:mm:ss, UTC, or with an offset: yyyy-MM-dd'T'HH:mm:ssXXX)\n"
     "         --job-timestamp MILLIS (with column:..., the timestamp naming the files)\n"
-    "hfile:   --codec none|gz|snappy|lz4|zstd-hadoop|zstd-hbase  --bloom none|row|rowcol\n"
+    "hfile:   --codec none|gz|snappy|lz4|zstd-hadoop|zstd-hbase  --bloom none|row|rowcol|rowprefix:N\n"
     "         --block-size 64k  --checksum crc32c|crc32  --bytes-per-checksum 16k\n"
     "         --max-file-size 10g  --create-time MILLIS\n"
     "         --family-option FAMILY:KEY=VALUE  (codec, bloom, block-size, checksum,\n"

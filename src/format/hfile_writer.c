@@ -231,8 +231,14 @@ static int writer_new(const char *family, const hfg_writer_options *opts, hfg_wr
     return hfg_err_set(&w->err, HFG_EINVAL,
                        "bloom options: error rate must be in (0, 1), block size > 0, max fold "
                        "0..30");
+  if (w->o.bloom == HFG_BLOOM_ROWPREFIX && (w->o.bloom_prefix_length == 0 ||
+                                            w->o.bloom_prefix_length > HFG_KV_MAX_ROW))
+    return hfg_err_set(&w->err, HFG_EINVAL, "a ROWPREFIX_FIXED_LENGTH bloom needs a prefix "
+                       "length of 1..%d bytes", HFG_KV_MAX_ROW);
   if (w->o.bloom != HFG_BLOOM_NONE) {
-    w->bloom = hfg_bloom_writer_new(w->o.bloom, w->o.bloom_error_rate, w->o.bloom_block_size,
+    /* ROWPREFIX_FIXED_LENGTH is a ROW bloom over the rows' first N bytes
+     * (RowPrefixFixedLengthBloomContext) */
+    w->bloom = hfg_bloom_writer_new(w->o.bloom == HFG_BLOOM_ROWPREFIX ? HFG_BLOOM_ROW : w->o.bloom, w->o.bloom_error_rate, w->o.bloom_block_size,
                                     w->o.bloom_max_fold);
     if (!w->bloom) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory creating the bloom filter");
   }
@@ -338,8 +344,11 @@ static int append_cell(hfg_writer *w, const hfg_cell *c) {
   }
 
   /* StoreFileWriter.append: blooms first, then the data block boundary. */
+  size_t bloom_row_len = w->o.bloom == HFG_BLOOM_ROWPREFIX && c->row_len > w->o.bloom_prefix_length
+                             ? w->o.bloom_prefix_length
+                             : c->row_len;
   if (w->bloom &&
-      (rc = hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len)))
+      (rc = hfg_bloom_writer_add(w->bloom, c->row, bloom_row_len, c->qualifier, c->qualifier_len)))
     return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
   if (c->type == HFG_TYPE_DELETE_FAMILY || c->type == HFG_TYPE_DELETE_FAMILY_VERSION) {
     w->delete_family_count++;
@@ -516,6 +525,9 @@ static int put_file_info(hfg_writer *w, hfg_fileinfo *fi) {
     const uint8_t *lk = hfg_bloom_writer_last_key(w->bloom, &lk_len);
     rc |= hfg_fileinfo_put(fi, "BLOOM_FILTER_TYPE", name, strlen(name));
     rc |= hfg_fileinfo_put(fi, "LAST_BLOOM_KEY", lk, lk_len);
+    /* StoreFileWriter: BLOOM_FILTER_PARAM (BloomFilterUtil.getBloomFilterParam) */
+    if (w->o.bloom == HFG_BLOOM_ROWPREFIX)
+      rc |= hfg_fileinfo_put_i32(fi, "BLOOM_FILTER_PARAM", (int32_t)w->o.bloom_prefix_length);
   }
   rc |= hfg_fileinfo_put_i64(fi, "DELETE_FAMILY_COUNT", (int64_t)w->delete_family_count);
   /* HStoreFile.HISTORICAL_KEY: StoreFileWriter writes false for every regular store

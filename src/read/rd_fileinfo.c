@@ -105,6 +105,13 @@ int rd_fileinfo_parse(hfg_reader *r) {
   if ((f = rd_fileinfo_find(r, "BLOOM_FILTER_TYPE"))) {
     if (f->val_len == 3 && !memcmp(f->val, "ROW", 3)) mt->bloom_type = HFG_BLOOM_ROW;
     else if (f->val_len == 6 && !memcmp(f->val, "ROWCOL", 6)) mt->bloom_type = HFG_BLOOM_ROWCOL;
+    else if (f->val_len == 22 && !memcmp(f->val, "ROWPREFIX_FIXED_LENGTH", 22))
+      mt->bloom_type = HFG_BLOOM_ROWPREFIX;
+  }
+  mt->bloom_prefix_length = 0;
+  if ((f = rd_fileinfo_find(r, "BLOOM_FILTER_PARAM")) && f->val_len == 4) {
+    int32_t plen = (int32_t)hfg_get_be32(f->val);
+    if (plen > 0) mt->bloom_prefix_length = (uint32_t)plen;
   }
   return 0;
 }

@@ -371,11 +371,13 @@ static int run(vstate *v) {
   int rc;
   if (r->meta.comparator == HFG_CMP_META)
     return vfail(v, "hbase:meta files (comparator %s) are not verified", t->comparator);
-  if (r->bloom[0].present && r->meta.bloom_type != HFG_BLOOM_ROW &&
-      r->meta.bloom_type != HFG_BLOOM_ROWCOL && rd_fileinfo_find(r, "BLOOM_FILTER_TYPE"))
-    return vfail(v, "bloom type in BLOOM_FILTER_TYPE is not ROW or ROWCOL: cannot check it");
-  v->bloom_checked = r->bloom[0].present && (r->meta.bloom_type == HFG_BLOOM_ROW ||
-                                              r->meta.bloom_type == HFG_BLOOM_ROWCOL);
+  if (r->bloom[0].present && r->meta.bloom_type == HFG_BLOOM_NONE &&
+      rd_fileinfo_find(r, "BLOOM_FILTER_TYPE"))
+    return vfail(v, "bloom type in BLOOM_FILTER_TYPE is not ROW, ROWCOL or "
+                    "ROWPREFIX_FIXED_LENGTH: cannot check it");
+  if (r->meta.bloom_type == HFG_BLOOM_ROWPREFIX && !r->meta.bloom_prefix_length)
+    return vfail(v, "ROWPREFIX_FIXED_LENGTH bloom without a positive 4-byte BLOOM_FILTER_PARAM");
+  v->bloom_checked = r->bloom[0].present && r->meta.bloom_type != HFG_BLOOM_NONE;
   v->df_bloom_checked = r->bloom[1].present;
   if ((rc = rd_index_load(r))) {
     hfg_err_prefix(&r->err, "data block index");

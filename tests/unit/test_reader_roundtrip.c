@@ -634,3 +634,43 @@ TEST(roundtrip_encoded_same_values_and_timestamps) {
     free(p);
   }
 }
+
+/* ROWPREFIX_FIXED_LENGTH: one bloom key per distinct row prefix; verify passes and the bloom
+ * answers "maybe" for any row with a stored prefix (rows shorter than N are whole keys). */
+TEST(rowprefix_bloom) {
+  hfg_writer_options o = opts(HFG_CODEC_NONE, HFG_BLOOM_ROWPREFIX);
+  o.bloom_prefix_length = 8; /* "row-0001" of "row-000123": 600 rows, 6 prefixes */
+  o.encoding = HFG_ENCODING_FAST_DIFF;
+  roundtrip(&o, 600, 0);
+  hfg_cell *c;
+  gen *g;
+  size_t n = make_cells(&c, &g, 600, 0);
+  size_t len;
+  uint8_t *p = write_file(&o, c, n, &len);
+  REQUIRE(p);
+  hfg_reader *r;
+  REQUIRE(hfg_reader_open_mem(p, len, &r) == 0);
+  CHECK_EQ_INT(hfg_reader_meta(r)->bloom_type, HFG_BLOOM_ROWPREFIX);
+  CHECK_EQ_INT(hfg_reader_meta(r)->bloom_prefix_length, 8);
+  hfg_bloom_summary bs;
+  REQUIRE(hfg_reader_bloom(r, 0, &bs) == 1);
+  CHECK_EQ_INT(bs.total_key_count, 6);
+  /* absent rows with a stored prefix: maybe */
+  CHECK_EQ_INT(hfg_reader_bloom_check(r, (const uint8_t *)"row-0001zz", 10, NULL, 0), 1);
+  CHECK_EQ_INT(hfg_reader_bloom_check(r, (const uint8_t *)"row-0005", 8, NULL, 0), 1);
+  const uint8_t *v;
+  size_t vl;
+  REQUIRE(hfg_reader_fileinfo_get(r, "LAST_BLOOM_KEY", &v, &vl) == 1);
+  CHECK(vl == 8 && !memcmp(v, "row-0005", 8));
+  REQUIRE(hfg_reader_fileinfo_get(r, "BLOOM_FILTER_PARAM", &v, &vl) == 1);
+  CHECK(vl == 4 && hfg_get_be32(v) == 8);
+  hfg_reader_close(r);
+  free(p);
+  free(c);
+  free(g);
+  /* a prefix length of 0 is refused */
+  o.bloom_prefix_length = 0;
+  hfg_writer *w = NULL;
+  CHECK(hfg_writer_open_mem("cf", &o, &w) != 0);
+  hfg_writer_free(w);
+}
