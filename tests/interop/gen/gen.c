@@ -228,6 +228,7 @@ static void write_props(FILE *f, const hfg_writer_options *o, const char *prefix
   fprintf(f, "%sbloom_error_rate=%g\n", prefix, (double)o->bloom_error_rate);
   if (o->encoding != HFG_ENCODING_NONE)
     fprintf(f, "%sencoding=%s\n", prefix, hfg_encoding_hbase_name(o->encoding));
+  if (o->bloom == HFG_BLOOM_ROWPREFIX) fprintf(f, "%sbloom_param=%u\n", prefix, o->bloom_prefix_length);
 }
 
 static FILE *open_out(const char *dir, const char *name, const char *ext) {
@@ -407,12 +408,39 @@ static void encoding_matrix(const char *out) {
     o.codec = HFG_CODEC_NONE;
     read_case(dir, name, &(spec){.rows = 2000, .quals = 2, .value_len = 0, .versions = 1}, o, 0);
   }
+  /* ROWPREFIX_FIXED_LENGTH blooms: a prefix shorter than the rows (30 prefixes of 3000 rows),
+   * and one longer than every row (the whole row) */
+  const hfg_encoding pe[] = {HFG_ENCODING_NONE, HFG_ENCODING_FAST_DIFF, HFG_ENCODING_ROW_INDEX_V1};
+  for (size_t e = 0; e < sizeof pe / sizeof *pe; e++) {
+    for (size_t c = 0; c < sizeof codecs / sizeof *codecs; c++) {
+      if (codecs[c] == HFG_CODEC_GZ) continue;
+      hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+      o.encoding = pe[e];
+      o.codec = codecs[c];
+      o.bloom = HFG_BLOOM_ROWPREFIX;
+      o.bloom_prefix_length = 10;
+      o.block_size = 8192;
+      char name[128];
+      snprintf(name, sizeof name, "rowprefix10_%s_%s", hfg_encoding_name(o.encoding),
+               hfg_codec_name(o.codec));
+      read_case(dir, name, &base, o, 0);
+    }
+  }
+  hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+  o.bloom = HFG_BLOOM_ROWPREFIX;
+  o.bloom_prefix_length = 40;
+  o.codec = HFG_CODEC_LZ4;
+  o.block_size = 4096;
+  read_case(dir, "rowprefix40_shapes_lz4",
+            &(spec){.rows = 1500, .quals = 3, .value_len = 12, .versions = 3, .deletes = 1,
+                    .tags = 1},
+            o, 0);
   same_bytes_g = 0;
 }
 
 /* Bulk-load case: mod-10 salted keys "b|id" over 10 regions, two families. */
 static void bulk_case(const char *out, const char *name, hfg_encoding enc_cf,
-                      hfg_encoding enc_meta) {
+                      hfg_encoding enc_meta, uint32_t cf_rowprefix) {
   const hfg_encoding encs[] = {enc_cf, enc_meta};
   if (strlen(out) > 1900) {
     errno = ENAMETOOLONG;
@@ -439,6 +467,10 @@ static void bulk_case(const char *out, const char *name, hfg_encoding enc_cf,
     o.codec = codecs[f];
     o.bloom = blooms[f];
     o.encoding = encs[f];
+    if (f == 0 && cf_rowprefix) {
+      o.bloom = HFG_BLOOM_ROWPREFIX;
+      o.bloom_prefix_length = cf_rowprefix;
+    }
     char prefix[32];
     snprintf(prefix, sizeof prefix, "%s.", families[f]);
     write_props(tp, &o, prefix);
@@ -476,6 +508,10 @@ static void bulk_case(const char *out, const char *name, hfg_encoding enc_cf,
       o.codec = codecs[f];
       o.bloom = blooms[f];
       o.encoding = encs[f];
+      if (f == 0 && cf_rowprefix) {
+        o.bloom = HFG_BLOOM_ROWPREFIX;
+        o.bloom_prefix_length = cf_rowprefix;
+      }
       o.bulkload_timestamp = 1720695600000;
       char file[4200];
       snprintf(file, sizeof file, "%s/out/%s/%032x", dir, families[f], 0xabc000u + (unsigned)b);
@@ -521,11 +557,11 @@ int main(int argc, char **argv) {
   mkdir_p(argv[1]);
   read_matrix(argv[1]);
   encoding_matrix(argv[1]);
-  bulk_case(argv[1], "salt10_two_families", HFG_ENCODING_NONE, HFG_ENCODING_NONE);
+  bulk_case(argv[1], "salt10_two_families", HFG_ENCODING_NONE, HFG_ENCODING_NONE, 0);
   /* families declared with each data block encoding (issue #14) */
-  bulk_case(argv[1], "salt10_prefix_diff", HFG_ENCODING_PREFIX, HFG_ENCODING_DIFF);
+  bulk_case(argv[1], "salt10_prefix_diff", HFG_ENCODING_PREFIX, HFG_ENCODING_DIFF, 0);
   bulk_case(argv[1], "salt10_fast_diff_row_index_v1", HFG_ENCODING_FAST_DIFF,
-            HFG_ENCODING_ROW_INDEX_V1);
+            HFG_ENCODING_ROW_INDEX_V1, 4); /* cf: a ROWPREFIX_FIXED_LENGTH bloom of "b|id"[0..4) */
   if (failures) {
     fprintf(stderr, "hfg_interop_gen: %d files failed\n", failures);
     return 1;

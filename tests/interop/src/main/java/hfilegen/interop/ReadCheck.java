@@ -136,6 +136,17 @@ public final class ReadCheck {
   private int bytesPerChecksum;
   private float errorRate;
   private org.apache.hadoop.hbase.io.encoding.DataBlockEncoding encoding;
+  private int prefixLen; // ROWPREFIX_FIXED_LENGTH: bloom_param, the row prefix length
+
+  /** ROW and ROWPREFIX_FIXED_LENGTH blooms hold rows (the latter their first prefixLen bytes). */
+  private boolean rowLike() {
+    return bloom == BloomType.ROW || bloom == BloomType.ROWPREFIX_FIXED_LENGTH;
+  }
+
+  private byte[] bloomRow(byte[] row) {
+    return bloom == BloomType.ROWPREFIX_FIXED_LENGTH && row.length > prefixLen
+      ? Arrays.copyOf(row, prefixLen) : row;
+  }
   private HFile.Reader reader;
   private final List<Long> dataBlocks = new ArrayList<>();
   private long[] cellBlock; // data block offset of each cell, from the sequential scan
@@ -188,6 +199,7 @@ public final class ReadCheck {
       bytesPerChecksum = Integer.parseInt(props.require("bytes_per_checksum"));
       errorRate = Float.parseFloat(props.get("bloom_error_rate", "0.01"));
       encoding = Props.encoding(props.get("encoding"));
+      prefixLen = Integer.parseInt(props.get("bloom_param", "0").trim());
     } catch (Exception e) {
       throw new Fail("bad test input", null, e);
     }
@@ -428,7 +440,12 @@ public final class ReadCheck {
       }
       eq("file info BLOOM_FILTER_TYPE", Bytes.toString(bt), bloom.toString());
       KeyValue last = kvs.get(n - 1);
-      byte[] want = bloom == BloomType.ROW ? rowOf(last)
+      if (bloom == BloomType.ROWPREFIX_FIXED_LENGTH) {
+        byte[] bp = info.get(Bytes.toBytes("BLOOM_FILTER_PARAM"));
+        eq("file info BLOOM_FILTER_PARAM", bp == null || bp.length != 4 ? -1 : Bytes.toInt(bp),
+          prefixLen);
+      }
+      byte[] want = rowLike() ? bloomRow(rowOf(last))
         : PrivateCellUtil.getCellKeySerializedAsKeyValueKey(PrivateCellUtil
           .createFirstOnRowCol(last));
       // Optional for HBase (it then skips a shortcut), but when present a Get for any key after
@@ -755,10 +772,10 @@ public final class ReadCheck {
     Set<ByteBuffer> rowCols = new HashSet<>();
     for (int i = 0; i < kvs.size(); i++) {
       KeyValue kv = kvs.get(i);
-      byte[] row = rowOf(kv);
+      byte[] row = bloomRow(rowOf(kv));
       rows.add(ByteBuffer.wrap(row));
       boolean ok;
-      if (bloom == BloomType.ROW) {
+      if (rowLike()) {
         ok = bf.contains(row, 0, row.length, null);
       } else {
         rowCols.add(ByteBuffer.wrap(rowColKey(kv)));
@@ -777,7 +794,8 @@ public final class ReadCheck {
       byte[] row = new byte[8 + rnd.nextInt(12)];
       rnd.nextBytes(row);
       boolean hit;
-      if (bloom == BloomType.ROW) {
+      if (rowLike()) {
+        row = bloomRow(row);
         if (rows.contains(ByteBuffer.wrap(row))) {
           continue;
         }

@@ -44,6 +44,7 @@ public final class RefWriter {
     int blockSize = 64 * 1024;
     int indexBlockMaxSize = 0; // 0 = HBase default (hfile.index.block.max.size)
     float bloomErrorRate = 0.01f;
+    int bloomPrefixLength; // ROWPREFIX_FIXED_LENGTH: RowPrefixBloomFilter.prefix_length
     DataBlockEncoding encoding = DataBlockEncoding.NONE;
     long bulkloadTime = -1; // < 0: the wall clock
     String sourceTask = "hfilegen-interop-reference";
@@ -122,6 +123,9 @@ public final class RefWriter {
     throws IOException {
     Configuration conf = new Configuration(baseConf);
     conf.setFloat(BloomFilterFactory.IO_STOREFILE_BLOOM_ERROR_RATE, s.bloomErrorRate);
+    if (s.bloomPrefixLength > 0) {
+      conf.setInt("RowPrefixBloomFilter.prefix_length", s.bloomPrefixLength);
+    }
     if (s.indexBlockMaxSize > 0) {
       conf.setInt("hfile.index.block.max.size", s.indexBlockMaxSize);
     }
@@ -172,6 +176,9 @@ public final class RefWriter {
       w.write("block_size=" + s.blockSize + "\n");
       w.write("index_levels=" + levels + "\n");
       w.write("bloom_error_rate=" + s.bloomErrorRate + "\n");
+      if (s.bloomPrefixLength > 0) {
+        w.write("bloom_param=" + s.bloomPrefixLength + "\n");
+      }
       w.write("family=" + s.family + "\n");
       if (s.encoding != DataBlockEncoding.NONE) {
         w.write("encoding=" + s.encoding + "\n");

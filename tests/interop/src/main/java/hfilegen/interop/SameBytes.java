@@ -78,6 +78,7 @@ public final class SameBytes {
     s.bloomErrorRate = Float.parseFloat(p.get("bloom_error_rate", "0.01"));
     s.family = p.require("family");
     s.encoding = Props.encoding(p.get("encoding"));
+    s.bloomPrefixLength = Integer.parseInt(p.get("bloom_param", "0").trim());
     FileSystem fs = FileSystem.getLocal(conf).getRawFileSystem();
     org.apache.hadoop.fs.Path hp = new org.apache.hadoop.fs.Path(mine.toAbsolutePath().toUri());
     try (HFile.Reader r = HFile.createReader(fs, hp, CacheConfig.DISABLED, true, conf)) {
@@ -107,6 +108,10 @@ public final class SameBytes {
           while (d < off + len && d < a.length && a[d] == b[d]) {
             d++;
           }
+          if (type.equals("FILEINF2") && mineType.equals("FILEINF2")) {
+            return fileInfoOnly(conf, fs, mine, theirs, a, b, off) + " " + s.encoding + " "
+              + s.codec.getName() + " " + s.bloom;
+          }
           String msg = "block at offset " + off + " differs: HBase wrote " + type + " of " + len
             + " bytes, hfilegen " + mineType + "; first differing byte at " + d + " (block byte "
             + (d - off) + ")" + payloadNote(conf, fs, mine, theirs, off);
@@ -122,6 +127,91 @@ public final class SameBytes {
         + " bytes)");
     } finally {
       Files.deleteIfExists(theirs);
+    }
+  }
+
+  /**
+   * File info keys HBase 2.6 writes and 2.5 does not (HStoreFile.HISTORICAL_KEY,
+   * HFileWriterImpl's biggest-cell keys): hfilegen writes them for every version.
+   */
+  static final java.util.Set<String> NEWER_FILE_INFO_KEYS = java.util.Set.of("HISTORICAL",
+    "hfile.KEY_OF_BIGGEST_CELL", "hfile.LEN_OF_BIGGEST_CELL");
+
+  /**
+   * Everything before the file info is byte-identical; the file info differs. Passes when every
+   * entry HBase wrote is in hfilegen's with the same value, hfilegen's others are only
+   * NEWER_FILE_INFO_KEYS, the blocks after it have identical uncompressed bytes and the trailers
+   * agree but for the sizes the file info changes.
+   */
+  private static String fileInfoOnly(Configuration conf, FileSystem fs, Path mine, Path theirs,
+    byte[] a, byte[] b, int off) throws Exception {
+    org.apache.hadoop.fs.Path pa = new org.apache.hadoop.fs.Path(mine.toAbsolutePath().toUri());
+    org.apache.hadoop.fs.Path pb = new org.apache.hadoop.fs.Path(theirs.toAbsolutePath().toUri());
+    try (HFile.Reader ra = HFile.createReader(fs, pa, CacheConfig.DISABLED, true, conf);
+      HFile.Reader rb = HFile.createReader(fs, pb, CacheConfig.DISABLED, true, conf)) {
+      HFileInfo ia = ra.getHFileInfo();
+      HFileInfo ib = rb.getHFileInfo();
+      List<String> extra = new ArrayList<>();
+      for (java.util.Map.Entry<byte[], byte[]> e : ib.entrySet()) {
+        byte[] v = ia.get(e.getKey());
+        if (v == null || !java.util.Arrays.equals(v, e.getValue())) {
+          throw new Exception("file info " + Bytes.toStringBinary(e.getKey()) + ": HBase wrote "
+            + Bytes.toStringBinary(e.getValue()) + ", hfilegen "
+            + (v == null ? "nothing" : Bytes.toStringBinary(v)));
+        }
+      }
+      for (java.util.Map.Entry<byte[], byte[]> e : ia.entrySet()) {
+        if (ib.get(e.getKey()) == null) {
+          String k = Bytes.toString(e.getKey());
+          if (!NEWER_FILE_INFO_KEYS.contains(k)) {
+            throw new Exception("file info " + k + ": hfilegen writes it, HBase does not");
+          }
+          extra.add(k);
+        }
+      }
+      // the blocks after the file info, in order: identical uncompressed bytes
+      List<long[]> ba = blocks(a);
+      List<long[]> bb = blocks(b);
+      int ka = 0;
+      int kb = 0;
+      while (ka < ba.size() - 1 && ba.get(ka)[0] <= off) {
+        ka++;
+      }
+      while (kb < bb.size() - 1 && bb.get(kb)[0] <= off) {
+        kb++;
+      }
+      if (ba.size() - ka != bb.size() - kb) {
+        throw new Exception("a different number of blocks after the file info");
+      }
+      for (; ka < ba.size() - 1; ka++, kb++) {
+        byte[] x = unpacked(conf, fs, mine, ba.get(ka)[0]);
+        byte[] y = unpacked(conf, fs, theirs, bb.get(kb)[0]);
+        if (!java.util.Arrays.equals(x, y)) {
+          throw new Exception("the block after the file info at offset " + ba.get(ka)[0]
+            + " differs from HBase's at " + bb.get(kb)[0]);
+        }
+      }
+      org.apache.hadoop.hbase.io.hfile.FixedFileTrailer ta = ra.getTrailer();
+      org.apache.hadoop.hbase.io.hfile.FixedFileTrailer tb = rb.getTrailer();
+      String[][] f = {
+        {"fileInfoOffset", "" + ta.getFileInfoOffset(), "" + tb.getFileInfoOffset()},
+        {"loadOnOpenDataOffset", "" + ta.getLoadOnOpenDataOffset(), "" + tb.getLoadOnOpenDataOffset()},
+        {"dataIndexCount", "" + ta.getDataIndexCount(), "" + tb.getDataIndexCount()},
+        {"entryCount", "" + ta.getEntryCount(), "" + tb.getEntryCount()},
+        {"numDataIndexLevels", "" + ta.getNumDataIndexLevels(), "" + tb.getNumDataIndexLevels()},
+        {"firstDataBlockOffset", "" + ta.getFirstDataBlockOffset(), "" + tb.getFirstDataBlockOffset()},
+        {"lastDataBlockOffset", "" + ta.getLastDataBlockOffset(), "" + tb.getLastDataBlockOffset()},
+        {"uncompressedDataIndexSize", "" + ta.getUncompressedDataIndexSize(),
+          "" + tb.getUncompressedDataIndexSize()},
+        {"compressionCodec", "" + ta.getCompressionCodec(), "" + tb.getCompressionCodec()},
+        {"comparator", ta.getComparatorClassName(), tb.getComparatorClassName()}};
+      for (String[] x : f) {
+        if (!x[1].equals(x[2])) {
+          throw new Exception("trailer " + x[0] + " is " + x[1] + ", HBase wrote " + x[2]);
+        }
+      }
+      return "every block before the file info byte-identical; file info equal but for "
+        + extra + " (keys HBase 2.6 writes); later blocks and the trailer equal";
     }
   }
 

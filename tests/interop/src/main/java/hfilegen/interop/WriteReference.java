@@ -112,6 +112,16 @@ public final class WriteReference {
         spec().encoding(e).bloom(BloomType.ROW).blockSize(4096),
         () -> Cells.grid("f", 0, 2000, 2, 0, 0, 11));
     }
+    // ROWPREFIX_FIXED_LENGTH blooms (issue #14): prefixes shorter and longer than some rows
+    RefWriter.Spec rp = spec().codec(Algorithm.LZ4).bloom(BloomType.ROWPREFIX_FIXED_LENGTH)
+      .blockSize(8192);
+    rp.bloomPrefixLength = 9;
+    written += write(conf, out, "rowprefix9_lz4", rp, grid);
+    RefWriter.Spec rp2 = spec().encoding(org.apache.hadoop.hbase.io.encoding.DataBlockEncoding
+      .FAST_DIFF).bloom(BloomType.ROWPREFIX_FIXED_LENGTH).blockSize(4096);
+    rp2.bloomPrefixLength = 40;
+    written += write(conf, out, "rowprefix40_fast_diff_tags_deletes", rp2,
+      () -> Cells.tagsAndDeletes("f"));
     System.out.println("wrote " + written + " reference HFiles in " + out);
     System.exit(failed);
   }
