@@ -117,6 +117,7 @@ typedef struct hfg_file_meta {
   hfg_bloom_type bloom_type;         /* BLOOM_FILTER_TYPE (NONE when absent or unknown) */
   int has_bloom_meta;                /* a BLMFMET2 block is present */
   int has_delete_family_bloom_meta;  /* a DFBLMET2 block is present */
+  uint32_t bloom_prefix_length;      /* ROWPREFIX: BLOOM_FILTER_PARAM (0 when absent or bad) */
 } hfg_file_meta;
 
 const hfg_file_meta *hfg_reader_meta(const hfg_reader *r);

@@ -33,7 +33,8 @@ typedef enum hfg_codec {
 typedef enum hfg_bloom_type {
   HFG_BLOOM_NONE = 0,
   HFG_BLOOM_ROW,
-  HFG_BLOOM_ROWCOL
+  HFG_BLOOM_ROWCOL,
+  HFG_BLOOM_ROWPREFIX /* ROWPREFIX_FIXED_LENGTH: the row's first N bytes (bloom_prefix_length) */
 } hfg_bloom_type;
 
 /* HBase block checksum type; values are ChecksumType codes written in headers. */
@@ -79,6 +80,23 @@ const char *hfg_checksum_type_name(hfg_checksum_type t);
 int hfg_checksum_type_parse(const char *name, hfg_checksum_type *out);
 const char *hfg_cell_type_name(uint8_t type);  /* "Put", ...; NULL if unknown */
 int hfg_cell_type_parse(const char *name, uint8_t *out);
+
+
+/* Data block encodings (DataBlockEncoding.java; format-specs/encodings.md).
+ * Command-line names: none, prefix, diff, fast_diff, row_index_v1. */
+typedef enum hfg_encoding {
+  HFG_ENCODING_NONE = 0,
+  HFG_ENCODING_PREFIX,
+  HFG_ENCODING_DIFF,
+  HFG_ENCODING_FAST_DIFF,
+  HFG_ENCODING_ROW_INDEX_V1,
+  HFG_ENCODING_COUNT_
+} hfg_encoding;
+const char *hfg_encoding_name(hfg_encoding e);       /* "fast_diff", ... */
+const char *hfg_encoding_hbase_name(hfg_encoding e); /* "FAST_DIFF", ... (file info) */
+int hfg_encoding_hbase_id(hfg_encoding e);           /* the 2-byte id: 0, 2, 3, 4, 7 */
+int hfg_encoding_from_id(int id, hfg_encoding *out); /* 0 or -1 */
+int hfg_encoding_parse(const char *name, hfg_encoding *out);
 
 #ifdef __cplusplus
 }

@@ -44,11 +44,13 @@ typedef struct hfg_writer_options {
   int major_compaction;             /* MAJOR_COMPACTION_KEY, default 1 as HFileOutputFormat2 */
   int exclude_from_minor_compaction;/* EXCLUDE_FROM_MINOR_COMPACTION, default 0 */
   int fsync;                        /* fsync the file in finish, default 1 */
+  hfg_encoding encoding;            /* DATA_BLOCK_ENCODING, default NONE (format-specs/encodings.md) */
+  uint32_t bloom_prefix_length;     /* ROWPREFIX bloom: RowPrefixBloomFilter.prefix_length (> 0) */
 } hfg_writer_options;
 
 #define HFG_WRITER_OPTIONS_INIT                                                          \
   {HFG_WRITER_OPTIONS_VERSION, HFG_CODEC_NONE, -1, HFG_CHECKSUM_CRC32C, 16384, 65536,   \
-   131072, 16, HFG_BLOOM_ROW, 0.01f, 131072, 7, 0, -1, NULL, 1, 0, 1}
+   131072, 16, HFG_BLOOM_ROW, 0.01f, 131072, 7, 0, -1, NULL, 1, 0, 1, HFG_ENCODING_NONE, 0}
 
 typedef struct hfg_writer hfg_writer;
 

@@ -214,7 +214,9 @@ static int text_report(FILE *f, hfg_reader *r, const char *path) {
     fprintf(f, "%s:\n", label);
     fprintf(f, "  type: %s\n", b.type == HFG_BLOOM_ROW      ? "ROW"
                                : b.type == HFG_BLOOM_ROWCOL ? "ROWCOL"
-                                                            : "unknown (BLOOM_FILTER_TYPE)");
+                               : b.type == HFG_BLOOM_ROWPREFIX
+                                   ? "ROWPREFIX_FIXED_LENGTH"
+                                   : "unknown (BLOOM_FILTER_TYPE)");
     fprintf(f, "  chunks: %" PRId32 "\n", b.num_chunks);
     fprintf(f, "  keys: %" PRId64 " (max %" PRId64 ")\n", b.total_key_count, b.total_max_keys);
     fprintf(f, "  hash count: %" PRId32 ", hash type: %" PRId32 "\n", b.hash_count, b.hash_type);
@@ -302,7 +304,10 @@ static int json_report(FILE *f, hfg_reader *r, const char *path) {
             "{\"type\": \"%s\", \"chunks\": %" PRId32 ", \"keys\": %" PRId64
             ", \"max_keys\": %" PRId64 ", \"hash_count\": %" PRId32 ", \"hash_type\": %" PRId32
             ", \"byte_size\": %" PRId64 ", \"version\": %" PRId32 "}",
-            b.type == HFG_BLOOM_ROW ? "ROW" : b.type == HFG_BLOOM_ROWCOL ? "ROWCOL" : "unknown",
+            b.type == HFG_BLOOM_ROW         ? "ROW"
+            : b.type == HFG_BLOOM_ROWCOL    ? "ROWCOL"
+            : b.type == HFG_BLOOM_ROWPREFIX ? "ROWPREFIX_FIXED_LENGTH"
+                                            : "unknown",
             b.num_chunks, b.total_key_count, b.total_max_keys, b.hash_count, b.hash_type,
             b.total_byte_size, b.version);
   }

@@ -384,7 +384,15 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     if (hfg_codec_parse(v, &o->hfile.codec))
       return bad(a, v, "expected none, gz, snappy, lz4, zstd-hadoop or zstd-hbase");
   } else if (!strcmp(a, "--bloom")) {
-    if (hfg_bloom_type_parse(v, &o->hfile.bloom)) return bad(a, v, "expected none, row or rowcol");
+    if (!strncasecmp(v, "rowprefix:", 10)) { /* ROWPREFIX_FIXED_LENGTH with its prefix length */
+      char *end;
+      unsigned long pl = strtoul(v + 10, &end, 10);
+      if (end == v + 10 || *end || pl == 0 || pl > 32767)
+        return bad(a, v, "expected rowprefix:N with a prefix length N of 1..32767 bytes");
+      o->hfile.bloom = HFG_BLOOM_ROWPREFIX;
+      o->hfile.bloom_prefix_length = (uint32_t)pl;
+    } else if (hfg_bloom_type_parse(v, &o->hfile.bloom) || o->hfile.bloom == HFG_BLOOM_ROWPREFIX)
+      return bad(a, v, "expected none, row, rowcol or rowprefix:N");
   } else if (!strcmp(a, "--checksum")) {
     if (hfg_checksum_type_parse(v, &o->hfile.checksum) || o->hfile.checksum == HFG_CHECKSUM_NULL)
       return bad(a, v, "expected crc32c or crc32");
@@ -451,6 +459,9 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     last_from = NULL;
   } else if (!strcmp(a, "--last-value-from")) {
     if (last_value_from(o, v)) return -1;
+  } else if (!strcmp(a, "--encoding")) {
+    if (hfg_encoding_parse(v, &o->hfile.encoding))
+      return bad(a, v, "expected none, prefix, diff, fast_diff or row_index_v1");
   } else {
     (*i)--;
     return bad(a, v, "unknown flag (see hfilegen build --help)");

@@ -34,6 +34,7 @@ typedef enum hfg_block_type {
   HFG_BT_FILE_INFO,
   HFG_BT_GENERAL_BLOOM_META,
   HFG_BT_DELETE_FAMILY_BLOOM_META,
+  HFG_BT_ENCODED_DATA, /* DATABLKE: a data block in the file's data block encoding */
   HFG_BT_COUNT_
 } hfg_block_type;
 

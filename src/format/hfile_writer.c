@@ -17,6 +17,7 @@
 #include "format/block_pool.h"
 #include "format/bloom.h"
 #include "format/codec.h"
+#include "format/dbe.h"
 #include "format/fileinfo.h"
 #include "format/index.h"
 #include "format/kv.h"
@@ -33,6 +34,7 @@ enum { W_OPEN, W_FINISHED, W_ABANDONED };
  * its place once it is written. */
 typedef struct pending {
   hfg_bloom_writer *bloom; /* a chunk of this bloom; NULL: a data block */
+  hfg_block_type type;     /* data block: HFG_BT_DATA or HFG_BT_ENCODED_DATA */
   hfg_buf key;             /* data block: its index key */
   uint64_t bound;          /* most bytes it (and a leaf index after it) can take */
 } pending;
@@ -81,6 +83,7 @@ struct hfg_writer {
   pending *pend;            /* ring of the stream's blocks, oldest at pend_head */
   unsigned pend_head, pend_cap;
   uint64_t pend_bound;      /* Σ bound of the pending blocks */
+  hfg_dbe *dbe;       /* data block encoder, NULL for NONE */
 };
 
 static int64_t now_ms(void) {
@@ -168,6 +171,10 @@ static int data_block_written(hfg_writer *w, uint64_t off, const hfg_block_info 
 /* HFileWriterImpl.finishBlock + the inline blocks that follow a data block. */
 static int finish_data_block(hfg_writer *w) {
   if (w->block.len == 0) return 0;
+  if (w->dbe) { /* the encoded payload, built as the cells were laid (format/dbe.h) */
+    int rc = hfg_dbe_finish(w->dbe);
+    if (rc) return hfg_err_set(&w->err, rc, "data block encoding: %s", hfg_strerror(rc));
+  }
   hfg_cell right, left;
   hfg_kv_parse_key(w->first_key.p, w->first_key.len, &right);
   int has_left = w->prev_block_last_key.len > 0;
@@ -179,7 +186,8 @@ static int finish_data_block(hfg_writer *w) {
   if (!w->stream) {
     uint64_t off;
     hfg_block_info info;
-    int rc = emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
+    int rc = w->dbe ? emit_block(w, HFG_BT_ENCODED_DATA, w->dbe->out.p, w->dbe->out.len, &off, &info)
+                    : emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
     if (rc || (rc = data_block_written(w, off, &info, &w->index_key))) return rc;
   }
   /* the block's last key outlives the block: LASTKEY, the next index key, the order check */
@@ -190,7 +198,11 @@ static int finish_data_block(hfg_writer *w) {
       hfg_buf_append(&w->last_key, lk, w->last_key_len))
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
   repoint_last(w, w->last_key.p);
-  if (w->stream) return submit_data_block(w);
+  if (w->stream) {
+    int rc = submit_data_block(w);
+    if (w->dbe) hfg_buf_reset(&w->block); /* the stream took the encoded payload */
+    return rc;
+  }
   hfg_buf_reset(&w->block);
   return write_inline_blocks(w, 0);
 }
@@ -205,7 +217,7 @@ static int finish_data_block(hfg_writer *w) {
 /* Writes the oldest pending block and does what its place decides. */
 static int retire_block(hfg_writer *w) {
   pending *p = &w->pend[w->pend_head];
-  hfg_block_type type = p->bloom ? HFG_BT_BLOOM_CHUNK : HFG_BT_DATA;
+  hfg_block_type type = p->bloom ? HFG_BT_BLOOM_CHUNK : p->type;
   uint8_t *blk;
   size_t len;
   hfg_block_info info;
@@ -252,12 +264,14 @@ static int submit_data_block(hfg_writer *w) {
   if (rc) return rc;
   uint32_t leaf = w->o.index_block_max_size ? w->o.index_block_max_size : 128 * 1024;
   p->bloom = NULL;
-  p->bound = hfg_block_size_bound(w->block.len, w->o.bytes_per_checksum) +
+  hfg_buf *payload = w->dbe ? &w->dbe->out : &w->block;
+  p->type = w->dbe ? HFG_BT_ENCODED_DATA : HFG_BT_DATA;
+  p->bound = hfg_block_size_bound(payload->len, w->o.bytes_per_checksum) +
              hfg_block_size_bound((uint64_t)leaf + 32 + w->index_key.len, w->o.bytes_per_checksum);
   hfg_buf t = p->key; /* the index key moves to the entry, its old buffer back */
   p->key = w->index_key;
   w->index_key = t;
-  if (hfg_block_stream_submit(w->stream, HFG_BT_DATA, &w->block, NULL, w->block.len))
+  if (hfg_block_stream_submit(w->stream, p->type, payload, NULL, payload->len))
     return hfg_err_set(&w->err, HFG_ESTATE, "block pool: no free slot");
   w->pend_bound += p->bound;
   /* the bloom chunks HBase writes after this block */
@@ -342,6 +356,13 @@ static int writer_new(const char *family, const hfg_writer_options *opts, hfg_wr
                        w->o.checksum);
   if ((unsigned)w->o.codec >= HFG_CODEC_COUNT_)
     return hfg_err_set(&w->err, HFG_EINVAL, "unknown codec %d", w->o.codec);
+  if ((unsigned)w->o.encoding >= HFG_ENCODING_COUNT_)
+    return hfg_err_set(&w->err, HFG_EINVAL, "unknown data block encoding %d", w->o.encoding);
+  if (w->o.encoding != HFG_ENCODING_NONE) {
+    if (!(w->dbe = hfg_malloc(sizeof *w->dbe)))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory creating the writer");
+    hfg_dbe_init(w->dbe, w->o.encoding);
+  }
   w->source_task = hfg_strdup(w->o.bulkload_source_task ? w->o.bulkload_source_task : "hfilegen");
   w->enc = hfg_block_encoder_new(w->o.codec, w->o.codec_level, w->o.checksum,
                                  w->o.bytes_per_checksum);
@@ -353,8 +374,14 @@ static int writer_new(const char *family, const hfg_writer_options *opts, hfg_wr
     return hfg_err_set(&w->err, HFG_EINVAL,
                        "bloom options: error rate must be in (0, 1), block size > 0, max fold "
                        "0..30");
+  if (w->o.bloom == HFG_BLOOM_ROWPREFIX && (w->o.bloom_prefix_length == 0 ||
+                                            w->o.bloom_prefix_length > HFG_KV_MAX_ROW))
+    return hfg_err_set(&w->err, HFG_EINVAL, "a ROWPREFIX_FIXED_LENGTH bloom needs a prefix "
+                       "length of 1..%d bytes", HFG_KV_MAX_ROW);
   if (w->o.bloom != HFG_BLOOM_NONE) {
-    w->bloom = hfg_bloom_writer_new(w->o.bloom, w->o.bloom_error_rate, w->o.bloom_block_size,
+    /* ROWPREFIX_FIXED_LENGTH is a ROW bloom over the rows' first N bytes
+     * (RowPrefixFixedLengthBloomContext) */
+    w->bloom = hfg_bloom_writer_new(w->o.bloom == HFG_BLOOM_ROWPREFIX ? HFG_BLOOM_ROW : w->o.bloom, w->o.bloom_error_rate, w->o.bloom_block_size,
                                     w->o.bloom_max_fold);
     if (!w->bloom) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory creating the bloom filter");
   }
@@ -417,6 +444,13 @@ static void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) {
 }
 
 static int place_cell(hfg_writer *w, const hfg_cell *c, int dup);
+
+/* HFileWriterImpl.checkBlockBoundary (hbase.writer.unified.encoded.blocksize.ratio
+ * unset): the unencoded or the encoded size has reached the block size. */
+static inline int block_full(const hfg_writer *w) {
+  return w->block.len >= w->o.block_size ||
+         (w->dbe && w->block.len && w->dbe->encoded >= w->o.block_size);
+}
 static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
                             const hfg_cell *c, int same_put) __attribute__((always_inline));
 
@@ -453,8 +487,11 @@ static int append_cell(hfg_writer *w, const hfg_cell *c) {
   }
 
   /* StoreFileWriter.append: blooms first, then the data block boundary. */
+  size_t bloom_row_len = w->o.bloom == HFG_BLOOM_ROWPREFIX && c->row_len > w->o.bloom_prefix_length
+                             ? w->o.bloom_prefix_length
+                             : c->row_len;
   if (w->bloom &&
-      (rc = hfg_bloom_writer_add(w->bloom, c->row, c->row_len, c->qualifier, c->qualifier_len)))
+      (rc = hfg_bloom_writer_add(w->bloom, c->row, bloom_row_len, c->qualifier, c->qualifier_len)))
     return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
   if (c->type == HFG_TYPE_DELETE_FAMILY || c->type == HFG_TYPE_DELETE_FAMILY_VERSION) {
     w->delete_family_count++;
@@ -468,7 +505,7 @@ static int append_cell(hfg_writer *w, const hfg_cell *c) {
  * block boundary (never between two equal keys), the cell's bytes, the last
  * key and the file's statistics. */
 static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
-  if (!dup && w->block.len >= w->o.block_size) {
+  if (!dup && block_full(w)) {
     int rc = finish_data_block(w);
     if (rc) return rc;
   }
@@ -487,6 +524,11 @@ static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
  * family and timestamp of the cell before it, whose parts are already noted. */
 static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
                             const hfg_cell *c, int same_put) {
+  if (w->dbe) {
+    int rc = w->block.len == 0 ? hfg_dbe_begin(w->dbe) : 0;
+    if (!rc) rc = hfg_dbe_add(w->dbe, c);
+    if (rc) return hfg_err_set(&w->err, rc, "data block encoding: %s", hfg_strerror(rc));
+  }
   w->block.len += cell_len;
   /* the key's parts, without parsing: key = rowLen(2) row famLen(1) fam qual ts(8) type(1) */
   w->last_key_off = (size_t)(cell + 8 - w->block.p);
@@ -562,7 +604,7 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
       if (rowcol && (rc = hfg_bloom_writer_add(w->bloom, row, row_len, c->qualifier,
                                                c->qualifier_len)))
         return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
-      if (cmp != 0 && w->block.len >= w->o.block_size && (rc = finish_data_block(w))) return rc;
+      if (cmp != 0 && block_full(w) && (rc = finish_data_block(w))) return rc;
       size_t key_len = plen + c->qualifier_len + 9;
       size_t cell_len = 8 + key_len + c->value_len + 3;
       if (w->block.cap - w->block.len < cell_len && hfg_buf_reserve(&w->block, cell_len))
@@ -626,6 +668,9 @@ static int put_file_info(hfg_writer *w, hfg_fileinfo *fi) {
     const uint8_t *lk = hfg_bloom_writer_last_key(w->bloom, &lk_len);
     rc |= hfg_fileinfo_put(fi, "BLOOM_FILTER_TYPE", name, strlen(name));
     rc |= hfg_fileinfo_put(fi, "LAST_BLOOM_KEY", lk, lk_len);
+    /* StoreFileWriter: BLOOM_FILTER_PARAM (BloomFilterUtil.getBloomFilterParam) */
+    if (w->o.bloom == HFG_BLOOM_ROWPREFIX)
+      rc |= hfg_fileinfo_put_i32(fi, "BLOOM_FILTER_PARAM", (int32_t)w->o.bloom_prefix_length);
   }
   rc |= hfg_fileinfo_put_i64(fi, "DELETE_FAMILY_COUNT", (int64_t)w->delete_family_count);
   /* HStoreFile.HISTORICAL_KEY: StoreFileWriter writes false for every regular store
@@ -646,6 +691,11 @@ static int put_file_info(hfg_writer *w, hfg_fileinfo *fi) {
   }
   rc |= hfg_fileinfo_put_i32(fi, "hfile.MAX_TAGS_LEN", (int32_t)w->max_tags_len);
   rc |= hfg_fileinfo_put_bool(fi, "hfile.TAGS_COMPRESSED", 0);
+  /* HFileDataBlockEncoderImpl.saveMetadata (NoOpDataBlockEncoder writes nothing) */
+  if (w->dbe) {
+    const char *en = hfg_encoding_hbase_name(w->o.encoding);
+    rc |= hfg_fileinfo_put(fi, "DATA_BLOCK_ENCODING", en, strlen(en));
+  }
   return rc ? hfg_err_set(&w->err, HFG_ENOMEM, "out of memory building file info") : 0;
 }
 
@@ -762,6 +812,8 @@ void hfg_writer_free(hfg_writer *w) {
   hfg_buf_free(&w->prev_block_last_key);
   hfg_buf_free(&w->index_key);
   hfg_buf_free(&w->biggest_key);
+  if (w->dbe) hfg_dbe_free(w->dbe);
+  hfg_free(w->dbe);
   hfg_free(w->source_task);
   hfg_free(w->path);
   hfg_free(w);

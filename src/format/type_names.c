@@ -19,6 +19,7 @@ static const struct name_code bloom_names[] = {
     {"NONE", HFG_BLOOM_NONE},
     {"ROW", HFG_BLOOM_ROW},
     {"ROWCOL", HFG_BLOOM_ROWCOL},
+    {"ROWPREFIX_FIXED_LENGTH", HFG_BLOOM_ROWPREFIX},
 };
 
 static const struct name_code checksum_names[] = {

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pipeline/build_internal.h"
 #include "util/alloc.h"
@@ -111,17 +112,26 @@ static int setup_family_options(job *j) {
     uint64_t n;
     int bad = 0;
     if (!strcmp(key, "codec")) bad = hfg_codec_parse(v, &w->codec) != 0;
-    else if (!strcmp(key, "bloom")) bad = hfg_bloom_type_parse(v, &w->bloom) != 0;
+    else if (!strcmp(key, "bloom") && !strncasecmp(v, "rowprefix:", 10)) {
+      char *end;
+      unsigned long pl = strtoul(v + 10, &end, 10);
+      bad = end == v + 10 || *end || pl == 0 || pl > 32767;
+      w->bloom = HFG_BLOOM_ROWPREFIX;
+      w->bloom_prefix_length = (uint32_t)pl;
+    } else if (!strcmp(key, "bloom"))
+      bad = hfg_bloom_type_parse(v, &w->bloom) != 0 || w->bloom == HFG_BLOOM_ROWPREFIX;
     else if (!strcmp(key, "checksum"))
       bad = hfg_checksum_type_parse(v, &w->checksum) != 0 || w->checksum == HFG_CHECKSUM_NULL;
     else if (!strcmp(key, "block-size") || !strcmp(key, "block_size"))
       bad = parse_size(v, &n) || n > (1u << 30) || !(w->block_size = (uint32_t)n);
     else if (!strcmp(key, "bytes-per-checksum") || !strcmp(key, "bytes_per_checksum"))
       bad = parse_size(v, &n) || n > (1u << 30) || !(w->bytes_per_checksum = (uint32_t)n);
+    else if (!strcmp(key, "encoding") || !strcmp(key, "data_block_encoding"))
+      bad = hfg_encoding_parse(v, &w->encoding) != 0;
     else
       return fail(j, HFG_EINVAL,
                   "family option '%s': unknown key (codec, bloom, block-size, checksum, "
-                  "bytes-per-checksum)",
+                  "bytes-per-checksum, encoding)",
                   spec);
     if (bad) return fail(j, HFG_EINVAL, "family option '%s': bad value '%s'", spec, v);
   }

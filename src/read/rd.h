@@ -38,6 +38,8 @@ typedef struct rd_block {
   size_t len;
   uint8_t *owned;
   size_t owned_cap;
+  hfg_buf decoded;           /* ENCODED_DATA: the cells decoded (rd_enc.h) */
+  int enc_id;                /* ENCODED_DATA: the block's encoding id */
 } rd_block;
 
 /* A parsed KeyValue key: pointers into the key bytes. */
@@ -185,6 +187,8 @@ hfg_comparator_kind rd_comparator_kind(const char *name);
 int rd_fileinfo_parse(hfg_reader *r);
 void rd_fileinfo_free(hfg_reader *r);
 const rd_fi_entry *rd_fileinfo_find(const hfg_reader *r, const char *key);
+/* The id of the file info's DATA_BLOCK_ENCODING (absent: 0, NONE), -1 if unknown. */
+int rd_fileinfo_encoding_id(const hfg_reader *r);
 
 /* ---- rd_index.c ---- */
 /* Parses a root-format index payload holding exactly n entries; keys point

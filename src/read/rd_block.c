@@ -11,6 +11,7 @@
 
 #include "format/codec.h"
 #include "read/rd.h"
+#include "read/rd_enc.h"
 #include "util/alloc.h"
 #include "util/coding.h"
 #include "util/crc.h"
@@ -176,11 +177,34 @@ static int check_sums(hfg_reader *r, const hfg_block_info *in) {
 void rd_block_release(rd_block *b) {
   if (!b) return;
   hfg_free(b->owned);
+  hfg_buf_free(&b->decoded);
   memset(b, 0, sizeof *b);
 }
 
+static int read_block(hfg_reader *r, uint64_t offset, uint64_t limit, uint32_t expect_size,
+                      int expect_type, rd_block *b);
+
+/* An ENCODED_DATA block is handed out decoded: its 2-byte encoding id, then the
+ * encoding's payload turned back into plain cells (rd_enc.h). */
 int rd_block_read(hfg_reader *r, uint64_t offset, uint64_t limit, uint32_t expect_size,
                   int expect_type, rd_block *b) {
+  int rc = read_block(r, offset, limit, expect_size, expect_type, b);
+  if (rc || b->info.type != HFG_BLOCK_ENCODED_DATA) return rc;
+  if (b->len < 2)
+    return hfg_err_set(&r->err, HFG_ECORRUPT,
+                       "block at offset %" PRIu64 " (DATABLKE): no data block encoding id", offset);
+  rd_cell_flags f = {r->meta.includes_tags, r->meta.includes_mvcc, r->meta.decode_mvcc};
+  b->enc_id = hfg_get_be16(b->data);
+  rc = rd_enc_decode(b->enc_id, b->data + 2, b->len - 2, &f, offset, &b->decoded,
+                     &r->err);
+  if (rc) return rc;
+  b->data = b->decoded.p ? b->decoded.p : (const uint8_t *)"";
+  b->len = b->decoded.len;
+  return 0;
+}
+
+static int read_block(hfg_reader *r, uint64_t offset, uint64_t limit, uint32_t expect_size,
+                      int expect_type, rd_block *b) {
   hfg_block_info in;
   int rc = rd_block_header(r, offset, limit, &in);
   if (rc) return rc;

@@ -68,9 +68,17 @@ static int check(hfg_reader *r, int which, hfg_bloom_type type, const uint8_t *r
   if (!b->present)
     return hfg_err_set(&r->err, HFG_EUNSUPPORTED, "the file has no %s bloom",
                        which ? "delete-family" : "general");
+  if (type == HFG_BLOOM_ROWPREFIX) { /* a ROW bloom of the row's first N bytes */
+    if (!r->meta.bloom_prefix_length)
+      return hfg_err_set(&r->err, HFG_ECORRUPT, "ROWPREFIX_FIXED_LENGTH bloom without a "
+                         "positive 4-byte BLOOM_FILTER_PARAM in file info");
+    if (row_len > r->meta.bloom_prefix_length) row_len = r->meta.bloom_prefix_length;
+    type = HFG_BLOOM_ROW;
+  }
   if (type != HFG_BLOOM_ROW && type != HFG_BLOOM_ROWCOL)
     return hfg_err_set(&r->err, HFG_EUNSUPPORTED,
-                       "bloom type (BLOOM_FILTER_TYPE) missing or not ROW/ROWCOL");
+                       "bloom type (BLOOM_FILTER_TYPE) missing or not ROW/ROWCOL/"
+                       "ROWPREFIX_FIXED_LENGTH");
   int rc = parse_meta(r, which);
   if (rc) return rc;
   if (b->meta.hash_type != 1)

@@ -105,6 +105,13 @@ int rd_fileinfo_parse(hfg_reader *r) {
   if ((f = rd_fileinfo_find(r, "BLOOM_FILTER_TYPE"))) {
     if (f->val_len == 3 && !memcmp(f->val, "ROW", 3)) mt->bloom_type = HFG_BLOOM_ROW;
     else if (f->val_len == 6 && !memcmp(f->val, "ROWCOL", 6)) mt->bloom_type = HFG_BLOOM_ROWCOL;
+    else if (f->val_len == 22 && !memcmp(f->val, "ROWPREFIX_FIXED_LENGTH", 22))
+      mt->bloom_type = HFG_BLOOM_ROWPREFIX;
+  }
+  mt->bloom_prefix_length = 0;
+  if ((f = rd_fileinfo_find(r, "BLOOM_FILTER_PARAM")) && f->val_len == 4) {
+    int32_t plen = (int32_t)hfg_get_be32(f->val);
+    if (plen > 0) mt->bloom_prefix_length = (uint32_t)plen;
   }
   return 0;
 }
@@ -132,4 +139,17 @@ int hfg_reader_fileinfo_get(const hfg_reader *r, const char *key, const uint8_t 
   *value = f->val;
   *value_len = f->val_len;
   return 1;
+}
+
+int rd_fileinfo_encoding_id(const hfg_reader *r) {
+  static const struct {
+    const char *name;
+    int id;
+  } known[] = {{"NONE", 0}, {"PREFIX", 2}, {"DIFF", 3}, {"FAST_DIFF", 4}, {"ROW_INDEX_V1", 7}};
+  const rd_fi_entry *f = rd_fileinfo_find(r, "DATA_BLOCK_ENCODING");
+  if (!f) return 0;
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+    if (f->val_len == strlen(known[i].name) && !memcmp(f->val, known[i].name, f->val_len))
+      return known[i].id;
+  return -1;
 }

@@ -56,14 +56,7 @@ static int load_data(hfg_scanner *s, uint64_t offset, uint32_t expect_size) {
   hfg_reader *r = s->r;
   int rc = rd_block_read(r, offset, r->trailer.load_on_open_offset, expect_size, -1, &s->blk);
   if (rc) return take_err(s, rc);
-  if (s->blk.info.type == HFG_BLOCK_ENCODED_DATA) {
-    s->state = ST_END;
-    return hfg_err_force(&s->err, HFG_EUNSUPPORTED,
-                         "block at offset %" PRIu64
-                         ": encoded data blocks (DATA_BLOCK_ENCODING) are not supported",
-                         offset);
-  }
-  if (s->blk.info.type != HFG_BLOCK_DATA) {
+  if (s->blk.info.type != HFG_BLOCK_DATA && s->blk.info.type != HFG_BLOCK_ENCODED_DATA) {
     s->state = ST_END;
     return hfg_err_force(&s->err, HFG_ECORRUPT,
                          "block at offset %" PRIu64 ": expected a DATA block, found %s", offset,

@@ -219,7 +219,16 @@ static int walk_blocks(vstate *v, walk *w) {
     uint64_t with_hdr = RD_HDR + (uint64_t)in->uncompressed_size;
     if (off < lo) {
       switch (in->type) {
-        case HFG_BLOCK_DATA: {
+        case HFG_BLOCK_DATA:
+        case HFG_BLOCK_ENCODED_DATA: { /* rd_block_read decoded it */
+          int want_id = rd_fileinfo_encoding_id(r);
+          int got_id = in->type == HFG_BLOCK_ENCODED_DATA ? b.enc_id : 0;
+          if (want_id >= 0 && got_id != want_id) {
+            rc = vfail(v, "%s block at offset %" PRIu64 " has data block encoding id %d, the file "
+                          "info's DATA_BLOCK_ENCODING has id %d",
+                       mg, off, got_id, want_id);
+            break;
+          }
           const hfg_index_entry *e = next_data < r->data_n ? &r->data[next_data] : NULL;
           if (!e || e->offset != off) {
             rc = e ? vfail(v, "DATA block at offset %" PRIu64
@@ -245,11 +254,6 @@ static int walk_blocks(vstate *v, walk *w) {
           w->sum_uncompressed += with_hdr;
           break;
         }
-        case HFG_BLOCK_ENCODED_DATA:
-          rc = vfail(v, "block at offset %" PRIu64 " is an encoded DATA block (DATABLKE): "
-                        "data block encodings are not verified",
-                     off);
-          break;
         case HFG_BLOCK_LEAF_INDEX:
         case HFG_BLOCK_INTERMEDIATE_INDEX: {
           const rd_iblock *ib = rd_index_find_iblock(r, off);
@@ -367,11 +371,13 @@ static int run(vstate *v) {
   int rc;
   if (r->meta.comparator == HFG_CMP_META)
     return vfail(v, "hbase:meta files (comparator %s) are not verified", t->comparator);
-  if (r->bloom[0].present && r->meta.bloom_type != HFG_BLOOM_ROW &&
-      r->meta.bloom_type != HFG_BLOOM_ROWCOL && rd_fileinfo_find(r, "BLOOM_FILTER_TYPE"))
-    return vfail(v, "bloom type in BLOOM_FILTER_TYPE is not ROW or ROWCOL: cannot check it");
-  v->bloom_checked = r->bloom[0].present && (r->meta.bloom_type == HFG_BLOOM_ROW ||
-                                              r->meta.bloom_type == HFG_BLOOM_ROWCOL);
+  if (r->bloom[0].present && r->meta.bloom_type == HFG_BLOOM_NONE &&
+      rd_fileinfo_find(r, "BLOOM_FILTER_TYPE"))
+    return vfail(v, "bloom type in BLOOM_FILTER_TYPE is not ROW, ROWCOL or "
+                    "ROWPREFIX_FIXED_LENGTH: cannot check it");
+  if (r->meta.bloom_type == HFG_BLOOM_ROWPREFIX && !r->meta.bloom_prefix_length)
+    return vfail(v, "ROWPREFIX_FIXED_LENGTH bloom without a positive 4-byte BLOOM_FILTER_PARAM");
+  v->bloom_checked = r->bloom[0].present && r->meta.bloom_type != HFG_BLOOM_NONE;
   v->df_bloom_checked = r->bloom[1].present;
   if ((rc = rd_index_load(r))) {
     hfg_err_prefix(&r->err, "data block index");

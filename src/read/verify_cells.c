@@ -43,6 +43,13 @@ static int bloom_add(vstate *v, const hfg_read_cell *c, const rd_key *prev) {
   int same_row = prev && rd_bytes_cmp(prev->row, prev->row_len, k->row, k->row_len) == 0;
   if (v->bloom_checked) {
     int is_new = !same_row;
+    size_t brl = k->row_len; /* the bloom's row: ROWPREFIX keeps the first N bytes */
+    if (bt == HFG_BLOOM_ROWPREFIX) {
+      size_t n = r->meta.bloom_prefix_length;
+      size_t pl = prev ? (prev->row_len < n ? prev->row_len : n) : 0;
+      if (brl > n) brl = n;
+      is_new = !prev || rd_bytes_cmp(prev->row, pl, k->row, brl) != 0;
+    }
     if (bt == HFG_BLOOM_ROWCOL && same_row)
       is_new = rd_bytes_cmp(prev->fam, prev->fam_len, k->family, k->family_len) != 0 ||
                rd_bytes_cmp(prev->qual, prev->qual_len, k->qualifier, k->qualifier_len) != 0;
@@ -54,12 +61,16 @@ static int bloom_add(vstate *v, const hfg_read_cell *c, const rd_key *prev) {
         hfg_format_key(c->key, c->key_len, kb, sizeof kb);
         return vfail(v, "general bloom (%s) denies the cell %s in block at offset %" PRIu64
                         ": a Get for it would find nothing",
-                     bt == HFG_BLOOM_ROW ? "ROW" : "ROWCOL", kb, c->block_offset);
+                     bt == HFG_BLOOM_ROW      ? "ROW"
+                     : bt == HFG_BLOOM_ROWCOL ? "ROWCOL"
+                                              : "ROWPREFIX_FIXED_LENGTH",
+                     kb, c->block_offset);
       }
       v->bloom_keys++;
       hfg_buf_reset(&v->last_bloom_key);
-      if (hfg_bloom_key(bt, k->row, k->row_len, k->qualifier, k->qualifier_len,
-                        &v->last_bloom_key))
+      if (hfg_bloom_key(bt == HFG_BLOOM_ROWPREFIX ? HFG_BLOOM_ROW : bt, k->row,
+                        bt == HFG_BLOOM_ROWPREFIX ? brl : k->row_len, k->qualifier,
+                        k->qualifier_len, &v->last_bloom_key))
         return vfail(v, "out of memory");
     }
   }
@@ -339,9 +350,10 @@ int verify_fileinfo(vstate *v) {
   if ((f = rd_fileinfo_find(r, "hfile.KEY_OF_BIGGEST_CELL")) && v->kind != HFG_CMP_RAW &&
       hfg_parse_key(f->val, f->val_len, &(hfg_cell){0}) != 0)
     return vfail(v, "file info hfile.KEY_OF_BIGGEST_CELL is not a KeyValue key");
-  if ((f = rd_fileinfo_find(r, "DATA_BLOCK_ENCODING")) &&
-      !(f->val_len == 4 && !memcmp(f->val, "NONE", 4)))
-    return vfail(v, "file info DATA_BLOCK_ENCODING is not NONE: encoded blocks are not verified");
+  if ((f = rd_fileinfo_find(r, "DATA_BLOCK_ENCODING")) && rd_fileinfo_encoding_id(r) < 0)
+    return vfail(v, "file info DATA_BLOCK_ENCODING '%.*s' is not NONE, PREFIX, DIFF, FAST_DIFF or "
+                    "ROW_INDEX_V1",
+                 (int)(f->val_len > 40 ? 40 : f->val_len), (const char *)f->val);
 
   /* StoreFileWriter: TIMERANGE (initial Long.MAX_VALUE / -1), EARLIEST_PUT_TS,
    * DELETE_FAMILY_COUNT */

@@ -167,6 +167,9 @@ if [ -n "$CASES" ]; then
   if [ -d "$CASES/read" ]; then
     step readcheck-cases "(c) ReadCheck $CASES/read" ReadCheck "$CASES/read"
     tally "$LOGS/readcheck-cases.out" $?
+    step samebytes-cases "(c2) SameBytes $CASES/read (same_bytes=1 files vs HBase's writer)" \
+      SameBytes "$CASES/read"
+    tally "$LOGS/samebytes-cases.out" $?
   else
     echo "== (c) NOTE no $CASES/read directory; nothing to read-check"
   fi

@@ -1110,7 +1110,9 @@ TEST(type_names) {
   CHECK(hfg_bloom_type_parse("rowcol", &bt) == 0 && bt == HFG_BLOOM_ROWCOL);
   CHECK(hfg_bloom_type_parse("Row", &bt) == 0 && bt == HFG_BLOOM_ROW);
   CHECK(hfg_bloom_type_parse("none", &bt) == 0 && bt == HFG_BLOOM_NONE);
-  CHECK(hfg_bloom_type_parse("ROWPREFIX_FIXED_LENGTH", &bt) == -1);
+  CHECK(hfg_bloom_type_parse("ROWPREFIX_FIXED_LENGTH", &bt) == 0 && bt == HFG_BLOOM_ROWPREFIX);
+  CHECK(strcmp(hfg_bloom_type_name(HFG_BLOOM_ROWPREFIX), "ROWPREFIX_FIXED_LENGTH") == 0);
+  CHECK(hfg_bloom_type_parse("ROWPREFIX_DELIMITED", &bt) == -1); /* removed in HBase 2 */
   CHECK(hfg_bloom_type_parse("", &bt) == -1);
   CHECK(hfg_bloom_type_parse(NULL, &bt) == -1);
 

@@ -226,6 +226,9 @@ static void write_props(FILE *f, const hfg_writer_options *o, const char *prefix
   fprintf(f, "%sbytes_per_checksum=%u\n", prefix, o->bytes_per_checksum);
   fprintf(f, "%sblock_size=%u\n", prefix, o->block_size);
   fprintf(f, "%sbloom_error_rate=%g\n", prefix, (double)o->bloom_error_rate);
+  if (o->encoding != HFG_ENCODING_NONE)
+    fprintf(f, "%sencoding=%s\n", prefix, hfg_encoding_hbase_name(o->encoding));
+  if (o->bloom == HFG_BLOOM_ROWPREFIX) fprintf(f, "%sbloom_param=%u\n", prefix, o->bloom_prefix_length);
 }
 
 static FILE *open_out(const char *dir, const char *name, const char *ext) {
@@ -237,6 +240,8 @@ static FILE *open_out(const char *dir, const char *name, const char *ext) {
 }
 
 static int failures;
+
+static int same_bytes_g; /* read_case marks its file for SameBytes */
 
 static void read_case(const char *dir, const char *name, const spec *sp, hfg_writer_options o,
                       int expect_levels) {
@@ -254,6 +259,7 @@ static void read_case(const char *dir, const char *name, const spec *sp, hfg_wri
   write_props(p, &o, "");
   fprintf(p, "family=cf\n");
   if (expect_levels) fprintf(p, "index_levels=%d\n", expect_levels);
+  if (same_bytes_g) fprintf(p, "same_bytes=1\n");
   if (fclose(p)) die("close props");
   free_set(&s);
 }
@@ -363,14 +369,85 @@ static void read_matrix(const char *out) {
                     .tags = 1}, o, 0);
 }
 
+/* Data block encodings (issue #14): every encoding x {NONE, GZ, SNAPPY, LZ4} x {ROW, ROWCOL},
+ * each file also marked for SameBytes (byte-identical to HBase's StoreFileWriter), plus one
+ * file per encoding with versions, every delete type, tags and empty values. */
+static void encoding_matrix(const char *out) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/read", out);
+  mkdir_p(dir);
+  spec base = {.rows = 3000, .quals = 3, .value_len = -40, .versions = 1};
+  const hfg_codec codecs[] = {HFG_CODEC_NONE, HFG_CODEC_GZ, HFG_CODEC_SNAPPY, HFG_CODEC_LZ4};
+  const hfg_bloom_type blooms[] = {HFG_BLOOM_ROW, HFG_BLOOM_ROWCOL};
+  same_bytes_g = 1;
+  for (int e = 0; e < HFG_ENCODING_COUNT_; e++) {
+    for (size_t c = 0; c < sizeof codecs / sizeof *codecs; c++) {
+      for (size_t b = 0; b < sizeof blooms / sizeof *blooms; b++) {
+        hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+        o.encoding = (hfg_encoding)e;
+        o.codec = codecs[c];
+        o.bloom = blooms[b];
+        o.block_size = 8192;
+        char name[128];
+        snprintf(name, sizeof name, "enc_%s_%s_%s", hfg_encoding_name(o.encoding),
+                 hfg_codec_name(o.codec), hfg_bloom_type_name(o.bloom));
+        read_case(dir, name, &base, o, 0);
+      }
+    }
+    hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+    o.encoding = (hfg_encoding)e;
+    o.codec = HFG_CODEC_LZ4;
+    o.block_size = 4096;
+    char name[128];
+    snprintf(name, sizeof name, "enc_%s_shapes_lz4", hfg_encoding_name(o.encoding));
+    read_case(dir, name,
+              &(spec){.rows = 1500, .quals = 3, .value_len = 12, .versions = 3, .deletes = 1,
+                      .tags = 1},
+              o, 0);
+    snprintf(name, sizeof name, "enc_%s_empty_values_none", hfg_encoding_name(o.encoding));
+    o.codec = HFG_CODEC_NONE;
+    read_case(dir, name, &(spec){.rows = 2000, .quals = 2, .value_len = 0, .versions = 1}, o, 0);
+  }
+  /* ROWPREFIX_FIXED_LENGTH blooms: a prefix shorter than the rows (30 prefixes of 3000 rows),
+   * and one longer than every row (the whole row) */
+  const hfg_encoding pe[] = {HFG_ENCODING_NONE, HFG_ENCODING_FAST_DIFF, HFG_ENCODING_ROW_INDEX_V1};
+  for (size_t e = 0; e < sizeof pe / sizeof *pe; e++) {
+    for (size_t c = 0; c < sizeof codecs / sizeof *codecs; c++) {
+      if (codecs[c] == HFG_CODEC_GZ) continue;
+      hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+      o.encoding = pe[e];
+      o.codec = codecs[c];
+      o.bloom = HFG_BLOOM_ROWPREFIX;
+      o.bloom_prefix_length = 10;
+      o.block_size = 8192;
+      char name[128];
+      snprintf(name, sizeof name, "rowprefix10_%s_%s", hfg_encoding_name(o.encoding),
+               hfg_codec_name(o.codec));
+      read_case(dir, name, &base, o, 0);
+    }
+  }
+  hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+  o.bloom = HFG_BLOOM_ROWPREFIX;
+  o.bloom_prefix_length = 40;
+  o.codec = HFG_CODEC_LZ4;
+  o.block_size = 4096;
+  read_case(dir, "rowprefix40_shapes_lz4",
+            &(spec){.rows = 1500, .quals = 3, .value_len = 12, .versions = 3, .deletes = 1,
+                    .tags = 1},
+            o, 0);
+  same_bytes_g = 0;
+}
+
 /* Bulk-load case: mod-10 salted keys "b|id" over 10 regions, two families. */
-static void bulk_case(const char *out) {
+static void bulk_case(const char *out, const char *name, hfg_encoding enc_cf,
+                      hfg_encoding enc_meta, uint32_t cf_rowprefix) {
+  const hfg_encoding encs[] = {enc_cf, enc_meta};
   if (strlen(out) > 1900) {
     errno = ENAMETOOLONG;
     die(out);
   }
   char dir[2048], path[4096];
-  snprintf(dir, sizeof dir, "%s/bulk/salt10_two_families", out);
+  snprintf(dir, sizeof dir, "%s/bulk/%s", out, name);
   const char *families[] = {"cf", "meta"};
   const hfg_codec codecs[] = {HFG_CODEC_LZ4, HFG_CODEC_GZ};
   const hfg_bloom_type blooms[] = {HFG_BLOOM_ROW, HFG_BLOOM_ROWCOL};
@@ -389,6 +466,11 @@ static void bulk_case(const char *out) {
     hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
     o.codec = codecs[f];
     o.bloom = blooms[f];
+    o.encoding = encs[f];
+    if (f == 0 && cf_rowprefix) {
+      o.bloom = HFG_BLOOM_ROWPREFIX;
+      o.bloom_prefix_length = cf_rowprefix;
+    }
     char prefix[32];
     snprintf(prefix, sizeof prefix, "%s.", families[f]);
     write_props(tp, &o, prefix);
@@ -425,6 +507,11 @@ static void bulk_case(const char *out) {
       hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
       o.codec = codecs[f];
       o.bloom = blooms[f];
+      o.encoding = encs[f];
+      if (f == 0 && cf_rowprefix) {
+        o.bloom = HFG_BLOOM_ROWPREFIX;
+        o.bloom_prefix_length = cf_rowprefix;
+      }
       o.bulkload_timestamp = 1720695600000;
       char file[4200];
       snprintf(file, sizeof file, "%s/out/%s/%032x", dir, families[f], 0xabc000u + (unsigned)b);
@@ -469,7 +556,12 @@ int main(int argc, char **argv) {
   }
   mkdir_p(argv[1]);
   read_matrix(argv[1]);
-  bulk_case(argv[1]);
+  encoding_matrix(argv[1]);
+  bulk_case(argv[1], "salt10_two_families", HFG_ENCODING_NONE, HFG_ENCODING_NONE, 0);
+  /* families declared with each data block encoding (issue #14) */
+  bulk_case(argv[1], "salt10_prefix_diff", HFG_ENCODING_PREFIX, HFG_ENCODING_DIFF, 0);
+  bulk_case(argv[1], "salt10_fast_diff_row_index_v1", HFG_ENCODING_FAST_DIFF,
+            HFG_ENCODING_ROW_INDEX_V1, 4); /* cf: a ROWPREFIX_FIXED_LENGTH bloom of "b|id"[0..4) */
   if (failures) {
     fprintf(stderr, "hfg_interop_gen: %d files failed\n", failures);
     return 1;

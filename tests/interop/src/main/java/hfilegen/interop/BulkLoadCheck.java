@@ -147,6 +147,8 @@ public final class BulkLoadCheck {
     BloomType bloom;
     int blockSize;
     String zstdFraming;
+    org.apache.hadoop.hbase.io.encoding.DataBlockEncoding encoding;
+    String bloomParam; // ROWPREFIX_FIXED_LENGTH: the prefix length
   }
 
   /**
@@ -195,6 +197,8 @@ public final class BulkLoadCheck {
         fam.bloom = Props.bloom(tp.get(fam.name + ".bloom", "NONE"));
         fam.blockSize = Integer.parseInt(tp.get(fam.name + ".block_size", "65536").trim());
         fam.zstdFraming = tp.get(fam.name + ".zstd_framing", tp.get("zstd_framing"));
+        fam.encoding = Props.encoding(tp.get(fam.name + ".encoding"));
+        fam.bloomParam = tp.get(fam.name + ".bloom_param");
         families.add(fam);
       }
       splits = readEscapedLines(dir.resolve("splits.txt")).toArray(NO_SPLITS);
@@ -272,9 +276,13 @@ public final class BulkLoadCheck {
     Admin admin = util.getAdmin();
     TableDescriptorBuilder tdb = TableDescriptorBuilder.newBuilder(tn);
     for (Family f : families) {
-      tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(f.name))
-        .setCompressionType(f.codec).setBloomFilterType(f.bloom).setBlocksize(f.blockSize)
-        .setMaxVersions(Integer.MAX_VALUE).build());
+      ColumnFamilyDescriptorBuilder cfb = ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(
+        f.name)).setCompressionType(f.codec).setBloomFilterType(f.bloom).setBlocksize(f.blockSize)
+        .setDataBlockEncoding(f.encoding).setMaxVersions(Integer.MAX_VALUE);
+      if (f.bloomParam != null) {
+        cfb.setConfiguration("RowPrefixBloomFilter.prefix_length", f.bloomParam.trim());
+      }
+      tdb.setColumnFamily(cfb.build());
     }
     try {
       if (splits.length == 0) {

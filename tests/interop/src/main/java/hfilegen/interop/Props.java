@@ -55,6 +55,13 @@ public final class Props {
     return Compression.getCompressionAlgorithmByName(name.trim().toLowerCase(Locale.ROOT));
   }
 
+  /** encoding=NONE|PREFIX|DIFF|FAST_DIFF|ROW_INDEX_V1 (DataBlockEncoding names); absent: NONE. */
+  public static org.apache.hadoop.hbase.io.encoding.DataBlockEncoding encoding(String name) {
+    return name == null ? org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.NONE
+      : org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.valueOf(
+        name.trim().toUpperCase(Locale.ROOT));
+  }
+
   public static BloomType bloom(String name) {
     return BloomType.valueOf(name.trim().toUpperCase(Locale.ROOT));
   }

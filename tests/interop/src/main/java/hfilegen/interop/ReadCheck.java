@@ -135,11 +135,24 @@ public final class ReadCheck {
   private ChecksumType checksum;
   private int bytesPerChecksum;
   private float errorRate;
+  private org.apache.hadoop.hbase.io.encoding.DataBlockEncoding encoding;
+  private int prefixLen; // ROWPREFIX_FIXED_LENGTH: bloom_param, the row prefix length
+
+  /** ROW and ROWPREFIX_FIXED_LENGTH blooms hold rows (the latter their first prefixLen bytes). */
+  private boolean rowLike() {
+    return bloom == BloomType.ROW || bloom == BloomType.ROWPREFIX_FIXED_LENGTH;
+  }
+
+  private byte[] bloomRow(byte[] row) {
+    return bloom == BloomType.ROWPREFIX_FIXED_LENGTH && row.length > prefixLen
+      ? Arrays.copyOf(row, prefixLen) : row;
+  }
   private HFile.Reader reader;
   private final List<Long> dataBlocks = new ArrayList<>();
   private long[] cellBlock; // data block offset of each cell, from the sequential scan
   private int[] firstOfKey; // index of the first cell with the same key (duplicates)
   private String fpNote = "";
+  private int rowIndexSeekBefore; // seekBefore answers at an earlier cell of the row (ROW_INDEX_V1)
 
   private ReadCheck(Configuration baseConf, Path file) {
     this.conf = new Configuration(baseConf);
@@ -172,7 +185,8 @@ public final class ReadCheck {
     FixedFileTrailer t = reader.getTrailer();
     return "cells=" + expected.size() + " dataBlocks=" + dataBlocks.size() + " indexLevels="
       + t.getNumDataIndexLevels() + " codec=" + codec.getName() + " bloom=" + bloom + " checksum="
-      + checksum + fpNote;
+      + checksum + fpNote + (rowIndexSeekBefore > 0 ? " rowIndexSeekBeforeEarlierInRow="
+      + rowIndexSeekBefore : "");
   }
 
   private void loadExpectations() throws Exception {
@@ -184,6 +198,8 @@ public final class ReadCheck {
       checksum = Props.checksum(props.require("checksum"));
       bytesPerChecksum = Integer.parseInt(props.require("bytes_per_checksum"));
       errorRate = Float.parseFloat(props.get("bloom_error_rate", "0.01"));
+      encoding = Props.encoding(props.get("encoding"));
+      prefixLen = Integer.parseInt(props.get("bloom_param", "0").trim());
     } catch (Exception e) {
       throw new Fail("bad test input", null, e);
     }
@@ -258,7 +274,12 @@ public final class ReadCheck {
             || t == BlockType.GENERAL_BLOOM_META || t == BlockType.DELETE_FAMILY_BLOOM_META) {
             throw new Fail("block layout", where, t + " block before load_on_open_data_offset");
           }
-          if (t == BlockType.DATA) {
+          boolean encoded = encoding != org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.NONE;
+          if (t == BlockType.DATA && encoded) {
+            throw new Fail("block type", where, "DATA block, but every data block should be "
+              + "ENCODED_DATA in " + encoding);
+          }
+          if (t == BlockType.DATA || (t == BlockType.ENCODED_DATA && encoded)) {
             if (HFileInternals.prevBlockOffset(b) != prevData) {
               throw new Fail("prevBlockOffset chain", where, "DATA block has prevBlockOffset "
                 + HFileInternals.prevBlockOffset(b) + ", previous DATA block is at " + prevData);
@@ -396,6 +417,16 @@ public final class ReadCheck {
     if (ept != null) {
       eq("file info EARLIEST_PUT_TS", Bytes.toLong(ept), earliestPut);
     }
+    byte[] dbe = info.get(Bytes.toBytes("DATA_BLOCK_ENCODING"));
+    if (encoding == org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.NONE) {
+      if (dbe != null) {
+        throw new Fail("file info DATA_BLOCK_ENCODING", null, "is " + Bytes.toString(dbe)
+          + " but props say no encoding");
+      }
+    } else {
+      eq("file info DATA_BLOCK_ENCODING", dbe == null ? "(missing)" : Bytes.toString(dbe),
+        encoding.toString());
+    }
     byte[] bt = info.get(HStoreFile.BLOOM_FILTER_TYPE_KEY);
     byte[] lastBloomKey = info.get(HStoreFile.LAST_BLOOM_KEY);
     if (bloom == BloomType.NONE) {
@@ -409,7 +440,12 @@ public final class ReadCheck {
       }
       eq("file info BLOOM_FILTER_TYPE", Bytes.toString(bt), bloom.toString());
       KeyValue last = kvs.get(n - 1);
-      byte[] want = bloom == BloomType.ROW ? rowOf(last)
+      if (bloom == BloomType.ROWPREFIX_FIXED_LENGTH) {
+        byte[] bp = info.get(Bytes.toBytes("BLOOM_FILTER_PARAM"));
+        eq("file info BLOOM_FILTER_PARAM", bp == null || bp.length != 4 ? -1 : Bytes.toInt(bp),
+          prefixLen);
+      }
+      byte[] want = rowLike() ? bloomRow(rowOf(last))
         : PrivateCellUtil.getCellKeySerializedAsKeyValueKey(PrivateCellUtil
           .createFirstOnRowCol(last));
       // Optional for HBase (it then skips a shortcut), but when present a Get for any key after
@@ -622,6 +658,18 @@ public final class ReadCheck {
         throw new Fail(what, Fail.cell(i), "seekBefore returned false, expected cell #" + want);
       }
       String d = expected.get(want).diff(TsvCell.of(s.getCell()));
+      if (d != null && encoding == org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.ROW_INDEX_V1) {
+        // HBase's RowIndexSeekerV1 answers seekBefore of a key inside a row with an earlier
+        // cell of that row (its row index has one entry per row); HBase's own files do the same
+        TsvCell got = TsvCell.of(s.getCell());
+        for (int j = want - 1; j >= 0 && Arrays.equals(expected.get(j).row, expected.get(want).row);
+          j--) {
+          if (expected.get(j).diff(got) == null) {
+            rowIndexSeekBefore++;
+            return;
+          }
+        }
+      }
       if (d != null) {
         throw new Fail(what, Fail.cell(i), "landed on " + TsvCell.of(s.getCell())
           + ", expected cell #" + want + " " + expected.get(want));
@@ -724,10 +772,10 @@ public final class ReadCheck {
     Set<ByteBuffer> rowCols = new HashSet<>();
     for (int i = 0; i < kvs.size(); i++) {
       KeyValue kv = kvs.get(i);
-      byte[] row = rowOf(kv);
+      byte[] row = bloomRow(rowOf(kv));
       rows.add(ByteBuffer.wrap(row));
       boolean ok;
-      if (bloom == BloomType.ROW) {
+      if (rowLike()) {
         ok = bf.contains(row, 0, row.length, null);
       } else {
         rowCols.add(ByteBuffer.wrap(rowColKey(kv)));
@@ -746,7 +794,8 @@ public final class ReadCheck {
       byte[] row = new byte[8 + rnd.nextInt(12)];
       rnd.nextBytes(row);
       boolean hit;
-      if (bloom == BloomType.ROW) {
+      if (rowLike()) {
+        row = bloomRow(row);
         if (rows.contains(ByteBuffer.wrap(row))) {
           continue;
         }

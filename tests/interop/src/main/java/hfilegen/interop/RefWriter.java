@@ -44,6 +44,10 @@ public final class RefWriter {
     int blockSize = 64 * 1024;
     int indexBlockMaxSize = 0; // 0 = HBase default (hfile.index.block.max.size)
     float bloomErrorRate = 0.01f;
+    int bloomPrefixLength; // ROWPREFIX_FIXED_LENGTH: RowPrefixBloomFilter.prefix_length
+    DataBlockEncoding encoding = DataBlockEncoding.NONE;
+    long bulkloadTime = -1; // < 0: the wall clock
+    String sourceTask = "hfilegen-interop-reference";
 
     Spec codec(Compression.Algorithm c) {
       codec = c;
@@ -82,6 +86,11 @@ public final class RefWriter {
       return this;
     }
 
+    Spec encoding(DataBlockEncoding e) {
+      encoding = e;
+      return this;
+    }
+
     Spec family(String f) {
       family = f;
       return this;
@@ -114,6 +123,9 @@ public final class RefWriter {
     throws IOException {
     Configuration conf = new Configuration(baseConf);
     conf.setFloat(BloomFilterFactory.IO_STOREFILE_BLOOM_ERROR_RATE, s.bloomErrorRate);
+    if (s.bloomPrefixLength > 0) {
+      conf.setInt("RowPrefixBloomFilter.prefix_length", s.bloomPrefixLength);
+    }
     if (s.indexBlockMaxSize > 0) {
       conf.setInt("hfile.index.block.max.size", s.indexBlockMaxSize);
     }
@@ -122,7 +134,7 @@ public final class RefWriter {
     }
     FileSystem fs = FileSystem.getLocal(conf).getRawFileSystem();
     HFileContext ctx = new HFileContextBuilder().withCompression(s.codec)
-      .withDataBlockEncoding(DataBlockEncoding.NONE).withChecksumType(s.checksum)
+      .withDataBlockEncoding(s.encoding).withChecksumType(s.checksum)
       .withBytesPerCheckSum(s.bytesPerChecksum).withBlockSize(s.blockSize)
       .withColumnFamily(Bytes.toBytes(s.family)).withTableName(Bytes.toBytes("hfilegen_ref"))
       .withIncludesTags(true).build();
@@ -133,8 +145,8 @@ public final class RefWriter {
       for (TsvCell c : cells) {
         w.append(c.toKeyValue());
       }
-      w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(System.currentTimeMillis()));
-      w.appendFileInfo(HStoreFile.BULKLOAD_TASK_KEY, Bytes.toBytes("hfilegen-interop-reference"));
+      w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(s.bulkloadTime >= 0 ? s.bulkloadTime : System.currentTimeMillis()));
+      w.appendFileInfo(HStoreFile.BULKLOAD_TASK_KEY, Bytes.toBytes(s.sourceTask));
       w.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(true));
       w.appendFileInfo(HStoreFile.EXCLUDE_FROM_MINOR_COMPACTION_KEY, Bytes.toBytes(false));
       w.appendTrackedTimestampsToMetadata();
@@ -164,7 +176,13 @@ public final class RefWriter {
       w.write("block_size=" + s.blockSize + "\n");
       w.write("index_levels=" + levels + "\n");
       w.write("bloom_error_rate=" + s.bloomErrorRate + "\n");
+      if (s.bloomPrefixLength > 0) {
+        w.write("bloom_param=" + s.bloomPrefixLength + "\n");
+      }
       w.write("family=" + s.family + "\n");
+      if (s.encoding != DataBlockEncoding.NONE) {
+        w.write("encoding=" + s.encoding + "\n");
+      }
       if (s.indexBlockMaxSize > 0) {
         // informational (not part of the contract): the writer's hfile.index.block.max.size
         w.write("index_block_max_size=" + s.indexBlockMaxSize + "\n");

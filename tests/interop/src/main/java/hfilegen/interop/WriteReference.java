@@ -95,6 +95,33 @@ public final class WriteReference {
     written += write(conf, out, "lz4_rowcol_family_cf1",
       spec().codec(Algorithm.LZ4).bloom(BloomType.ROWCOL).family("cf1").blockSize(4096),
       () -> Cells.grid("cf1", 0, 2000, 4, 0, 30, 10));
+    // data block encodings (issue #14): each one over tags, every delete type and versions,
+    // over a plain grid with ROWCOL, and over empty values (FAST_DIFF's "same value")
+    for (org.apache.hadoop.hbase.io.encoding.DataBlockEncoding e : List.of(
+      org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.PREFIX,
+      org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.DIFF,
+      org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.FAST_DIFF,
+      org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.ROW_INDEX_V1)) {
+      String n = e.toString().toLowerCase(java.util.Locale.ROOT);
+      written += write(conf, out, "enc_" + n + "_tags_deletes_lz4",
+        spec().encoding(e).codec(Algorithm.LZ4).bloom(BloomType.ROW).blockSize(4096),
+        () -> Cells.tagsAndDeletes("f"));
+      written += write(conf, out, "enc_" + n + "_grid_rowcol_gz",
+        spec().encoding(e).codec(Algorithm.GZ).bloom(BloomType.ROWCOL).blockSize(8192), grid);
+      written += write(conf, out, "enc_" + n + "_empty_values_none",
+        spec().encoding(e).bloom(BloomType.ROW).blockSize(4096),
+        () -> Cells.grid("f", 0, 2000, 2, 0, 0, 11));
+    }
+    // ROWPREFIX_FIXED_LENGTH blooms (issue #14): prefixes shorter and longer than some rows
+    RefWriter.Spec rp = spec().codec(Algorithm.LZ4).bloom(BloomType.ROWPREFIX_FIXED_LENGTH)
+      .blockSize(8192);
+    rp.bloomPrefixLength = 9;
+    written += write(conf, out, "rowprefix9_lz4", rp, grid);
+    RefWriter.Spec rp2 = spec().encoding(org.apache.hadoop.hbase.io.encoding.DataBlockEncoding
+      .FAST_DIFF).bloom(BloomType.ROWPREFIX_FIXED_LENGTH).blockSize(4096);
+    rp2.bloomPrefixLength = 40;
+    written += write(conf, out, "rowprefix40_fast_diff_tags_deletes", rp2,
+      () -> Cells.tagsAndDeletes("f"));
     System.out.println("wrote " + written + " reference HFiles in " + out);
     System.exit(failed);
   }

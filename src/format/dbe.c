@@ -1,0 +1,177 @@
+/* Data block encoding dispatcher and shared helpers: format-specs/encodings.md. */
+#include "format/dbe.h"
+
+#include <string.h>
+
+#include "format/kv.h"
+#include "util/coding.h"
+
+static const char *const enc_names[HFG_ENCODING_COUNT_] = {
+    "none", "prefix", "diff", "fast_diff", "row_index_v1"};
+static const char *const enc_hbase_names[HFG_ENCODING_COUNT_] = {
+    "NONE", "PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1"};
+static const int enc_ids[HFG_ENCODING_COUNT_] = {0, 2, 3, 4, 7};
+
+const char *hfg_encoding_name(hfg_encoding e) {
+  return (unsigned)e < HFG_ENCODING_COUNT_ ? enc_names[e] : NULL;
+}
+const char *hfg_encoding_hbase_name(hfg_encoding e) {
+  return (unsigned)e < HFG_ENCODING_COUNT_ ? enc_hbase_names[e] : NULL;
+}
+int hfg_encoding_hbase_id(hfg_encoding e) {
+  return (unsigned)e < HFG_ENCODING_COUNT_ ? enc_ids[e] : -1;
+}
+int hfg_encoding_from_id(int id, hfg_encoding *out) {
+  for (int i = 0; i < HFG_ENCODING_COUNT_; i++)
+    if (enc_ids[i] == id) {
+      *out = (hfg_encoding)i;
+      return 0;
+    }
+  return -1;
+}
+
+int hfg_encoding_parse(const char *name, hfg_encoding *out) {
+  if (!name || !out) return -1;
+  for (int i = 0; i < HFG_ENCODING_COUNT_; i++) {
+    const char *a = name, *b = enc_names[i];
+    for (;; a++, b++) {
+      char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+      if (x == '-') x = '_';
+      if (x != *b) break;
+      if (!x) {
+        *out = (hfg_encoding)i;
+        return 0;
+      }
+    }
+  }
+  return -1;
+}
+
+void hfg_dbe_init(hfg_dbe *e, hfg_encoding enc) {
+  memset(e, 0, sizeof *e);
+  e->enc = enc;
+}
+
+void hfg_dbe_free(hfg_dbe *e) {
+  hfg_buf_free(&e->out);
+  hfg_buf_free(&e->key);
+  hfg_buf_free(&e->prev);
+  hfg_buf_free(&e->rows);
+}
+
+int hfg_dbe_begin(hfg_dbe *e) {
+  hfg_buf_reset(&e->out);
+  hfg_buf_reset(&e->rows);
+  e->has_prev = 0;
+  e->unencoded = e->encoded = 0;
+  /* HFileBlockDefaultEncodingContext.prepareEncoding: the encoding id; then
+   * BufferedDataBlockEncoder.startBlockEncoding: a dummy int, set at the end. */
+  if (hfg_buf_put_be16(&e->out, (uint16_t)hfg_encoding_hbase_id(e->enc))) return HFG_ENOMEM;
+  if (e->enc != HFG_ENCODING_ROW_INDEX_V1 && hfg_buf_put_be32(&e->out, 0)) return HFG_ENOMEM;
+  e->cells_start = e->out.len;
+  return 0;
+}
+
+/* Keeps c's key (and, for FAST_DIFF, its value) as the previous cell. */
+static int keep_prev(hfg_dbe *e, const hfg_cell *c, const uint8_t *key, size_t klen) {
+  size_t vlen = e->enc == HFG_ENCODING_FAST_DIFF ? c->value_len : 0;
+  hfg_buf_reset(&e->prev);
+  if (hfg_buf_reserve(&e->prev, klen + vlen)) return HFG_ENOMEM;
+  memcpy(e->prev.p, key, klen);
+  if (vlen) memcpy(e->prev.p + klen, c->value, vlen);
+  e->prev.len = klen + vlen;
+  hfg_kv_parse_key(e->prev.p, klen, &e->p);
+  e->p.value = vlen ? e->prev.p + klen : NULL;
+  e->p.value_len = c->value_len;
+  e->p.tags_len = c->tags_len;
+  e->has_prev = 1;
+  return 0;
+}
+
+int hfg_dbe_add(hfg_dbe *e, const hfg_cell *c) {
+  size_t klen = hfg_kv_key_len(c);
+  hfg_buf_reset(&e->key);
+  if (hfg_buf_reserve(&e->key, klen)) return HFG_ENOMEM;
+  hfg_kv_put_key(e->key.p, c);
+  e->key.len = klen;
+  size_t before = e->out.len, rows_before = e->rows.len;
+  int rc;
+  switch (e->enc) {
+    case HFG_ENCODING_PREFIX: rc = hfg_enc_prefix_cell(e, c, e->key.p, klen); break;
+    case HFG_ENCODING_DIFF: rc = hfg_enc_diff_cell(e, c, e->key.p, klen); break;
+    case HFG_ENCODING_FAST_DIFF: rc = hfg_enc_fast_diff_cell(e, c, e->key.p, klen); break;
+    case HFG_ENCODING_ROW_INDEX_V1: rc = hfg_enc_row_index_cell(e, c, e->key.p, klen); break;
+    default: return HFG_EINVAL;
+  }
+  if (rc) return rc;
+  /* KeyValue length + tags length field + tags + the 1-byte mvcc 0 */
+  e->unencoded += 8 + klen + c->value_len + 2 + c->tags_len + 1;
+  e->encoded += (e->out.len - before) + (e->rows.len - rows_before);
+  return keep_prev(e, c, e->key.p, klen);
+}
+
+int hfg_dbe_finish(hfg_dbe *e) {
+  if (e->enc == HFG_ENCODING_ROW_INDEX_V1) return hfg_enc_row_index_finish(e);
+  if (e->unencoded > INT32_MAX) return HFG_ETOOBIG;
+  /* BufferedDataBlockEncoder.endBlockEncoding: the cells' unencoded size */
+  hfg_put_be32(e->out.p + 2, (uint32_t)e->unencoded);
+  return 0;
+}
+
+int hfg_dbe_put_cint(hfg_buf *b, uint32_t v) {
+  uint8_t t[5];
+  size_t n = 0;
+  do {
+    uint8_t x = (uint8_t)(v & 0x7f);
+    v >>= 7;
+    if (v) x |= 0x80;
+    t[n++] = x;
+  } while (v);
+  return hfg_buf_append(b, t, n);
+}
+
+static size_t common_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
+  size_t n = al < bl ? al : bl, i = 0;
+  while (i < n && a[i] == b[i]) i++;
+  return i;
+}
+
+size_t hfg_dbe_common_prefix(const hfg_cell *c, const hfg_cell *p, int with_ts_type) {
+  if (c->row_len != p->row_len) /* the two big-endian row lengths */
+    return (c->row_len >> 8) == (p->row_len >> 8) ? 1 : 0;
+  size_t r = common_bytes(c->row, c->row_len, p->row, p->row_len);
+  size_t n = 2 + r;
+  if (r != c->row_len) return n;
+  n += 1 + c->family_len; /* bypassFamilyCheck: one family per file */
+  size_t q = common_bytes(c->qualifier, c->qualifier_len, p->qualifier, p->qualifier_len);
+  n += q;
+  size_t qmax = c->qualifier_len > p->qualifier_len ? c->qualifier_len : p->qualifier_len;
+  if (!with_ts_type || q != qmax) return n;
+  uint8_t ta[8], tb[8];
+  hfg_put_be64(ta, (uint64_t)c->timestamp);
+  hfg_put_be64(tb, (uint64_t)p->timestamp);
+  size_t t = common_bytes(ta, 8, tb, 8);
+  n += t;
+  if (t != 8) return n;
+  if (c->type == p->type) n += 1;
+  return n;
+}
+
+int hfg_dbe_long_fits(uint64_t v) {
+  if (v >> 63) return 8;
+  int n = 1;
+  while (n < 8 && (v >> (8 * n)) != 0) n++;
+  return n;
+}
+
+int hfg_dbe_put_long_le(hfg_buf *b, uint64_t v, int n) {
+  uint8_t t[8];
+  for (int i = 0; i < n; i++) t[i] = (uint8_t)(v >> (8 * i));
+  return hfg_buf_append(b, t, (size_t)n);
+}
+
+int hfg_dbe_put_tail(hfg_buf *b, const hfg_cell *c) {
+  if (hfg_dbe_put_cint(b, (uint32_t)c->tags_len)) return HFG_ENOMEM;
+  if (c->tags_len && hfg_buf_append(b, c->tags, c->tags_len)) return HFG_ENOMEM;
+  return hfg_buf_put_u8(b, 0); /* mvcc (sequence id) 0 as a vlong */
+}

@@ -1,0 +1,187 @@
+/* Data block encoders (format/dbe.h): hand-computed vectors from the layouts in
+ * format-specs/encodings.md, the shared helpers, and the encoded block boundary. The
+ * interop harness (SameBytes) proves whole files byte-identical to HBase's writer. */
+#include "t.h"
+#include "format/dbe.h"
+#include "format/kv.h"
+#include "hfilegen/writer.h"
+#include "util/coding.h"
+
+T_MAIN
+
+static void hex_of(const uint8_t *p, size_t n, char *out) {
+  for (size_t i = 0; i < n; i++) sprintf(out + 2 * i, "%02x", p[i]);
+  out[2 * n] = 0;
+}
+
+static hfg_cell cell(const char *row, const char *q, int64_t ts, uint8_t type, const char *v) {
+  hfg_cell c = {0};
+  c.row = (const uint8_t *)row;
+  c.row_len = strlen(row);
+  c.family = (const uint8_t *)"f";
+  c.family_len = 1;
+  c.qualifier = (const uint8_t *)q;
+  c.qualifier_len = strlen(q);
+  c.timestamp = ts;
+  c.type = type;
+  c.value = (const uint8_t *)v;
+  c.value_len = strlen(v);
+  return c;
+}
+
+/* Encodes the cells as one block and compares the payload with want (hex). */
+static void vec(hfg_encoding enc, const hfg_cell *cs, size_t n, const char *want) {
+  hfg_dbe e;
+  hfg_dbe_init(&e, enc);
+  CHECK(hfg_dbe_begin(&e) == 0);
+  for (size_t i = 0; i < n; i++) CHECK(hfg_dbe_add(&e, &cs[i]) == 0);
+  CHECK(hfg_dbe_finish(&e) == 0);
+  char got[4096];
+  hex_of(e.out.p, e.out.len < 2000 ? e.out.len : 2000, got);
+  if (strcmp(got, want)) {
+    fprintf(stderr, "  %s:\n   got  %s\n   want %s\n", hfg_encoding_name(enc), got, want);
+    t_failed_now = 1;
+  }
+  hfg_dbe_free(&e);
+}
+
+#define KEY_A "00027231016661000000000000000104" /* r1/f:a/1/Put */
+
+TEST(prefix_vector) {
+  hfg_cell cs[2] = {cell("r1", "a", 1, HFG_TYPE_PUT, "v"), cell("r1", "b", 1, HFG_TYPE_PUT, "w")};
+  /* id, unencoded 2 x 28; A: klen vlen common key value tags mvcc; B shares 6 key bytes */
+  vec(HFG_ENCODING_PREFIX, cs, 2,
+      "0002" "00000038" "10" "01" "00" KEY_A "76" "00" "00"
+      "0a" "01" "06" "62" "0000000000000001" "04" "77" "00" "00");
+}
+
+TEST(diff_vector) {
+  hfg_cell cs[3] = {cell("r1", "a", 1, HFG_TYPE_PUT, "v"), cell("r1", "b", 1, HFG_TYPE_PUT, "w"),
+                    cell("r2", "a", 0x10000, HFG_TYPE_DELETE, "")};
+  vec(HFG_ENCODING_DIFF, cs, 3,
+      "0003" "00000053"
+      /* family first; flag 0 (1-byte timestamp); klen vlen common; row with its length, the
+       * qualifier (no family), ts 1 little-endian, type, value, tags, mvcc */
+      "01" "66" "00" "10" "01" "00" "00027231" "61" "01" "04" "76" "00" "00"
+      /* same key length, value length, type: flag 7; common 6; qualifier; ts 1 (not a diff: a
+       * 0 difference is no shorter) */
+      "07" "06" "62" "01" "77" "00" "00"
+      /* row r2: common 3 ("\0\2r"); ts 0x10000 needs 3 bytes, the difference 1 - 0x10000 =
+       * -0xffff 2 bytes: flag diff | sign | (2-1)<<4 | same key length = 0x99; vlen 0 */
+      "99" "00" "03" "32" "61" "ffff" "08" "00" "00");
+}
+
+TEST(fast_diff_vector) {
+  hfg_cell cs[3] = {cell("r1", "a", 1, HFG_TYPE_PUT, "v"), cell("r1", "b", 1, HFG_TYPE_PUT, "w"),
+                    cell("r1", "c", 2, HFG_TYPE_PUT, "w")};
+  vec(HFG_ENCODING_FAST_DIFF, cs, 3,
+      "0004" "00000054"
+      "00" "10" "01" "00" KEY_A "76" "00" "00"
+      /* same key length, value length, type; 7 timestamp bytes shared: 0x3f */
+      "3f" "06" "62" "01" "77" "00" "00"
+      /* ...and the same value: 0x7f, the value omitted */
+      "7f" "06" "63" "02" "00" "00");
+}
+
+TEST(row_index_vector) {
+  hfg_cell cs[3] = {cell("r1", "a", 1, HFG_TYPE_PUT, "v"), cell("r1", "b", 1, HFG_TYPE_PUT, "w"),
+                    cell("r2", "a", 1, HFG_TYPE_PUT, "")};
+  vec(HFG_ENCODING_ROW_INDEX_V1, cs, 3,
+      "0007"
+      "00000010" "00000001" KEY_A "76" "0000" "00"
+      "00000010" "00000001" "00027231016662000000000000000104" "77" "0000" "00"
+      "00000010" "00000000" "00027232016661000000000000000104" "0000" "00"
+      /* 2 rows at offsets 0 and 56; 83 bytes of cells */
+      "00000002" "00000000" "00000038" "00000053");
+}
+
+TEST(tags_as_compressed_int) {
+  hfg_cell c = cell("r", "q", 5, HFG_TYPE_PUT, "");
+  static const uint8_t tags[3] = {0x00, 0x01, 0x07}; /* one tag: length 1, type 7 */
+  c.tags = tags;
+  c.tags_len = 3;
+  vec(HFG_ENCODING_PREFIX, &c, 1,
+      "0002" "0000001d" "0f" "00" "00" "000172016671000000000000000504" "03" "000107" "00");
+}
+
+TEST(compressed_int) {
+  hfg_buf b = HFG_BUF_INIT;
+  hfg_dbe_put_cint(&b, 0);
+  hfg_dbe_put_cint(&b, 127);
+  hfg_dbe_put_cint(&b, 128);
+  hfg_dbe_put_cint(&b, 300);
+  hfg_dbe_put_cint(&b, 0x7fffffff);
+  char got[64];
+  hex_of(b.p, b.len, got);
+  CHECK(strcmp(got, "007f8001ac02ffffffff07") == 0);
+  hfg_buf_free(&b);
+}
+
+TEST(long_fits) {
+  CHECK_EQ_INT(hfg_dbe_long_fits(0), 1);
+  CHECK_EQ_INT(hfg_dbe_long_fits(255), 1);
+  CHECK_EQ_INT(hfg_dbe_long_fits(256), 2);
+  CHECK_EQ_INT(hfg_dbe_long_fits(0xffffffffffffull), 6);
+  CHECK_EQ_INT(hfg_dbe_long_fits(0x7fffffffffffffffull), 8);
+  CHECK_EQ_INT(hfg_dbe_long_fits(0x8000000000000000ull), 8); /* Long.MIN_VALUE, negated */
+}
+
+/* findCommonPrefixInFlatKey: qualifiers of different lengths stop before the timestamp even
+ * when the shorter one is a prefix; row lengths that differ share 0 or 1 byte. */
+TEST(common_prefix_rules) {
+  hfg_cell a = cell("r1", "a", 1, HFG_TYPE_PUT, ""), b = cell("r1", "ab", 1, HFG_TYPE_PUT, "");
+  CHECK_EQ_INT(hfg_dbe_common_prefix(&b, &a, 1), 7);
+  hfg_cell c = cell("r1", "a", 1, HFG_TYPE_DELETE, "");
+  CHECK_EQ_INT(hfg_dbe_common_prefix(&c, &a, 1), 15);
+  CHECK_EQ_INT(hfg_dbe_common_prefix(&c, &a, 0), 7);
+  hfg_cell d = cell("r12", "a", 1, HFG_TYPE_PUT, "");
+  CHECK_EQ_INT(hfg_dbe_common_prefix(&d, &a, 1), 1);
+}
+
+/* ROW_INDEX_V1 counts 4 bytes per row toward the block size (RowIndexEncoderV1.write), so
+ * one-cell rows close blocks sooner than unencoded ones. */
+static uint64_t blocks_for(hfg_encoding enc) {
+  hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+  o.encoding = enc;
+  o.block_size = 1000;
+  o.bloom = HFG_BLOOM_NONE;
+  o.bulkload_timestamp = 0;
+  hfg_writer *w = NULL;
+  if (hfg_writer_open_mem("f", &o, &w)) return 0;
+  char row[16];
+  for (int i = 0; i < 200; i++) {
+    snprintf(row, sizeof row, "row%05d", i);
+    hfg_cell c = cell(row, "q", 1, HFG_TYPE_PUT, "0123456789");
+    if (hfg_writer_append(w, &c)) break;
+  }
+  uint64_t blocks = 0;
+  if (hfg_writer_finish(w) == 0) {
+    size_t n;
+    const uint8_t *p = hfg_writer_mem_data(w, &n);
+    for (size_t off = 0; off + 33 <= n;) { /* count data blocks by magic */
+      if (!memcmp(p + off, "DATABLK", 7)) blocks++;
+      else if (memcmp(p + off, "IDX", 3) && memcmp(p + off, "BLMF", 4) && memcmp(p + off, "DFBL", 4))
+        break;
+      off += 33 + hfg_get_be32(p + off + 8);
+    }
+  }
+  hfg_writer_free(w);
+  return blocks;
+}
+
+TEST(row_index_block_boundary) {
+  /* 200 one-cell rows of 43 unencoded bytes: 24 reach 1000 (ceil(200 / 24) = 9 blocks);
+   * with 4 more per row 22 reach it (22 x 47 = 1034): ceil(200 / 22) = 10 blocks */
+  CHECK_EQ_INT(blocks_for(HFG_ENCODING_NONE), 9);
+  CHECK_EQ_INT(blocks_for(HFG_ENCODING_ROW_INDEX_V1), 10);
+}
+
+TEST(names) {
+  hfg_encoding e;
+  CHECK(hfg_encoding_parse("FAST_DIFF", &e) == 0 && e == HFG_ENCODING_FAST_DIFF);
+  CHECK(hfg_encoding_parse("row-index-v1", &e) == 0 && e == HFG_ENCODING_ROW_INDEX_V1);
+  CHECK(hfg_encoding_parse("prefix_tree", &e) != 0);
+  CHECK_EQ_INT(hfg_encoding_hbase_id(HFG_ENCODING_ROW_INDEX_V1), 7);
+  CHECK(hfg_encoding_from_id(4, &e) == 0 && e == HFG_ENCODING_FAST_DIFF);
+  CHECK(hfg_encoding_from_id(6, &e) != 0); /* PREFIX_TREE, removed in HBase 2.0 */
+}
