@@ -31,9 +31,9 @@ _jobs = {}
 def _worker_job(args, ts, cwd):
     """The job in a Python worker, opened once per worker process."""
     k = (tuple(args), ts, cwd)
+    if cwd and os.getcwd() != cwd:
+        os.chdir(cwd)  # relative paths mean what they mean to the driver
     if k not in _jobs:
-        if cwd and os.getcwd() != cwd:
-            os.chdir(cwd)  # relative paths mean what they mean to the driver
         _jobs[k] = Job(args, ts)
     return _jobs[k]
 
@@ -56,7 +56,7 @@ def _read_fn(args, ts, cwd, batch_rows):
     return fn
 
 
-def _emit_fn(args, ts, cwd, wd, fail_once, fail_always):
+def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once):
     def fn(it):
         import pyarrow as pa
         from pyspark import TaskContext
@@ -68,6 +68,8 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always):
             d = os.path.join(wd, "r%d-%s" % (region, attempt))
             os.makedirs(d, exist_ok=True)
             files, c = job.emit(region, d, pa.Table.from_batches(batches))
+            if region == kill_once and ctx.attemptNumber() == 0:
+                os.kill(os.getpid(), 9)  # a worker killed after writing its files
             if region == fail_always or (region == fail_once and ctx.attemptNumber() == 0):
                 raise RuntimeError("hfilegen.spark: failure injected in region %d (attempt %d)"
                                    % (region, ctx.attemptNumber()))
@@ -102,7 +104,7 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always):
 
 
 def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
-        batch_rows=65536, partitions=None):
+        batch_rows=65536, partitions=None, kill_once_region=None):
     """Runs the job `hfilegen build ARGS` on spark; returns the summary dict. Raises on
     failure, with nothing loadable left in the output directory."""
     from pyspark import StorageLevel
@@ -127,7 +129,8 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
         parts = keyed_all.filter("region >= 0").repartition(nparts, "region") \
             .sortWithinPartitions("region", "key", "ord")
         results = parts.mapInArrow(_emit_fn(job.args, ts, cwd, wd, fail_once_region,
-                                            fail_region), "region int, result binary").collect()
+                                            fail_region, kill_once_region),
+                                 "region int, result binary").collect()
         emits = []
         for row in results:
             r = json.loads(bytes(row["result"]))
@@ -157,6 +160,7 @@ def session(master=None, app="hfilegen"):
     b = b.config("spark.sql.execution.arrow.maxRecordsPerBatch", "65536") \
          .config("spark.executorEnv.HFILEGEN_LIB", os.environ["HFILEGEN_LIB"]) \
          .config("spark.ui.enabled", "false") \
+         .config("spark.ui.showConsoleProgress", "false") \
          .config("spark.sql.shuffle.partitions", "8")
     return b.getOrCreate()
 
@@ -169,13 +173,15 @@ def main(argv=None):
     p.add_argument("--spark-partitions", type=int, help="write tasks (default: regions)")
     p.add_argument("--inject-fail-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
     p.add_argument("--inject-fail", type=int, metavar="REGION", help=argparse.SUPPRESS)
+    p.add_argument("--inject-kill-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
     p.add_argument("--help-spark", action="help")
     mine, rest = p.parse_known_args(argv)
     spark = session(mine.master)
     spark.sparkContext.setLogLevel("ERROR")
     try:
         s = run(spark, rest, fail_once_region=mine.inject_fail_once,
-                fail_region=mine.inject_fail, partitions=mine.spark_partitions)
+                fail_region=mine.inject_fail, partitions=mine.spark_partitions,
+                kill_once_region=mine.inject_kill_once)
     except HfilegenError as e:
         print("hfilegen spark: %s" % e, file=sys.stderr)
         return 1
