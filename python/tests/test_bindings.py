@@ -109,3 +109,29 @@ def test_failed_publish_leaves_nothing(tmp_path):
     assert not (out / "_SUCCESS").exists() and not (out / "manifest.json").exists()
     assert not any(f for f in os.listdir(out / "cf") if not f.startswith("_")) \
         if (out / "cf").exists() else True
+
+
+@pytest.mark.parametrize("jobname,tsflag", [
+    ("families_rolling_last", ["--job-timestamp", "1700000000000"]),
+    ("tsv_first_marker", [])])
+def test_hard_jobs_through_bindings(tmp_path, jobname, tsflag):
+    """Duplicates (last/first by input order across files), rejects, gzip and TSV input,
+    several families, rolling, marker rows: the bindings' pieces give build's bytes."""
+    import shutil
+    import sys
+    data = tmp_path / "in"
+    subprocess.check_call([sys.executable, os.path.join(REPO, "tests/spark/make_inputs.py"),
+                           str(data), "3000"])
+    for f in ("splits8.txt", "splits_long.txt"):
+        shutil.copy(os.path.join(REPO, "tests/spark", f), data)
+    os.chdir(data)
+    jobf = os.path.join(REPO, "tests/spark/jobs", jobname + ".yaml")
+    args = ["--job", jobf, "--max-file-size", "8k"] + tsflag
+    cli, py = str(tmp_path / "cli"), str(tmp_path / "py")
+    subprocess.check_call([HFG, "build"] + args + ["--out", cli, "-q"])
+    s = run_local(args + ["--out", py])
+    assert s["duplicates_dropped"] > 0
+    t1, t2 = tree(cli), tree(py)
+    assert sorted(t1) == sorted(t2)
+    for k in t1:
+        assert t1[k] == t2[k], k

@@ -395,6 +395,8 @@ int hfg_batch_emit(hfg_batch *b, size_t region, const char *dir, size_t n,
   b->dups = b->sum.duplicates_dropped;
   b->without = b->sum.records_without_cells;
   b->markers = b->sum.marker_rows;
+  /* the job's own directory again (work paths, publish), when begin set one */
+  if (b->out_work[0]) snprintf(j->dir, sizeof j->dir, "%s", b->out_work);
   return rc;
 }
 
