@@ -660,4 +660,5 @@ void cli_free_columns(char **cols, hfg_build_options *o) {
   kept = NULL;
   nkept = 0;
   header_given = 0;
+  nfamily_opts = 0; /* the next parse starts its own list (src/cli/bind.c parses many) */
 }

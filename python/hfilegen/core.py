@@ -1,0 +1,286 @@
+"""The hfilegen job as Python objects over libhfilegen.so (include/hfilegen/batch.h).
+
+Nothing of the logic is here: options are parsed by the CLI's own parser (the same job file
+and flags as `hfilegen build`), keys, payloads, rejects, HFiles and the manifest come from C.
+"""
+import ctypes as C
+import json
+import os
+
+import pyarrow as pa
+
+from hfilegen import _lib
+from hfilegen._lib import lib
+
+KEYED_SCHEMA = pa.schema([("region", pa.int32()), ("key", pa.binary()),
+                          ("ord", pa.int64()), ("payload", pa.binary())])
+
+
+class HfilegenError(RuntimeError):
+    pass
+
+
+def _cbuf(addr, size):
+    return C.string_at(addr, size) if size else b""
+
+
+def compare_rows(a: bytes, b: bytes) -> int:
+    """HBase's order of two rows: -1, 0 or 1 (unsigned bytes, a prefix first)."""
+    return lib.hfg_batch_compare_rows(a, len(a), b, len(b))
+
+
+class Job:
+    """A job as `hfilegen build ARGS` would run it. args: the CLI's flags and inputs, e.g.
+    ["--job", "job.yaml", "--codec", "gz"]. timestamp: the job timestamp (None: as build
+    picks it: --job-timestamp, --timestamp MILLIS, else now)."""
+
+    def __init__(self, args, timestamp=None):
+        self.args = list(args)
+        argv = (C.c_char_p * (len(self.args) + 1))(b"build", *[a.encode() for a in self.args])
+        self._a = lib.hfgb_args_parse(len(self.args) + 1, argv)
+        if not self._a:
+            raise HfilegenError("hfilegen build: bad flags or job file (see stderr): %s"
+                                % " ".join(self.args))
+        self._argv = argv
+        if not lib.hfgb_args_ninputs(self._a) or not lib.hfgb_args_out(self._a):
+            lib.hfgb_args_free(self._a)
+            self._a = None
+            raise HfilegenError("hfilegen build: needs --rowkey, --out and at least one input")
+        b = C.c_void_p()
+        err = C.create_string_buffer(1024)
+        rc = lib.hfg_batch_open(lib.hfgb_args_options(self._a),
+                                -1 if timestamp is None else int(timestamp), C.byref(b), err,
+                                len(err))
+        if rc:
+            lib.hfgb_args_free(self._a)
+            self._a = None
+            raise HfilegenError(err.value.decode(errors="replace"))
+        self._b = b
+
+    def close(self):
+        if getattr(self, "_b", None):
+            lib.hfg_batch_free(self._b)
+            self._b = None
+        if getattr(self, "_a", None):
+            lib.hfgb_args_free(self._a)
+            self._a = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _err(self, rc, what):
+        msg = lib.hfg_batch_errmsg(self._b).decode(errors="replace")
+        raise HfilegenError("%s: %s" % (what, msg or lib.hfg_strerror(rc).decode()))
+
+    # ---- what the job is ----
+    @property
+    def timestamp(self):
+        return lib.hfg_batch_timestamp(self._b)
+
+    @property
+    def regions(self):
+        return lib.hfg_batch_regions(self._b)
+
+    @property
+    def inputs(self):
+        return [lib.hfgb_args_input(self._a, i).decode()
+                for i in range(lib.hfgb_args_ninputs(self._a))]
+
+    @property
+    def out_dir(self):
+        return lib.hfgb_args_out(self._a).decode()
+
+    @property
+    def rejects_path(self):
+        r = lib.hfgb_args_rejects(self._a)
+        return r.decode() if r else os.path.join(self.out_dir, "_rejects.tsv")
+
+    @property
+    def max_rejects(self):
+        return lib.hfgb_args_max_rejects(self._a)
+
+    @property
+    def columns(self):
+        names = C.POINTER(C.c_char_p)()
+        n = lib.hfg_batch_columns(self._b, C.byref(names))
+        return [names[i].decode() for i in range(n)]
+
+    def family(self, i):
+        return lib.hfg_batch_family(self._b, i).decode()
+
+    # ---- keying ----
+    def _keyed(self, out):
+        o = out.contents
+        n = o.n
+        stats = {"records_read": o.records_read, "records_rejected": o.records_rejected,
+                 "long_keys": o.long_keys, "input_bytes": o.input_bytes}
+        rejects = _cbuf(o.rejects, o.rejects_len)
+        if n == 0:
+            return KEYED_SCHEMA.empty_table(), rejects, stats
+        ko = (C.c_int64 * (n + 1)).from_address(C.addressof(o.key_off.contents))
+        po = (C.c_int64 * (n + 1)).from_address(C.addressof(o.pl_off.contents))
+        keys = pa.Array.from_buffers(pa.large_binary(), n, [
+            None, pa.py_buffer(bytes(ko)), pa.py_buffer(_cbuf(C.addressof(o.key_data.contents),
+                                                             ko[n]))])
+        pls = pa.Array.from_buffers(pa.large_binary(), n, [
+            None, pa.py_buffer(bytes(po)), pa.py_buffer(_cbuf(C.addressof(o.pl_data.contents),
+                                                             po[n]))])
+        region = pa.Array.from_buffers(pa.int32(), n, [
+            None, pa.py_buffer(_cbuf(C.addressof(o.region.contents), 4 * n))])
+        order = pa.Array.from_buffers(pa.int64(), n, [
+            None, pa.py_buffer(_cbuf(C.addressof(o.order.contents), 8 * n))])
+        t = pa.table([region, keys.cast(pa.binary()), order, pls.cast(pa.binary())],
+                     schema=KEYED_SCHEMA)
+        return t, rejects, stats
+
+    def read_file(self, i):
+        """Reads input i with the C record reader and keys every record: (table of region,
+        key, ord, payload; the rejects file's lines for it; counters)."""
+        out = C.POINTER(_lib.BatchOut)()
+        rc = lib.hfg_batch_read_file(self._b, i, C.byref(out))
+        if rc:
+            self._err(rc, "read %s" % self.inputs[i])
+        return self._keyed(out)
+
+    def key(self, batch, file=0, first_seq=0, lines=None):
+        """Keys a pyarrow RecordBatch or Table holding the job's columns (by name; any type,
+        cast to text; null as empty): (keyed table, rejects lines, counters)."""
+        if isinstance(batch, pa.Table):
+            batch = batch.combine_chunks().to_batches()[0] if batch.num_rows else None
+            if batch is None:
+                return KEYED_SCHEMA.empty_table(), b"", {"records_read": 0,
+                                                         "records_rejected": 0,
+                                                         "long_keys": 0, "input_bytes": 0}
+        cols = self.columns
+        n = batch.num_rows
+        arrs = []
+        for c in cols:
+            a = batch.column(batch.schema.get_field_index(c)) if c in batch.schema.names \
+                else None
+            if a is None:
+                raise HfilegenError("batch has no column '%s' (the job's: %s)"
+                                    % (c, ", ".join(cols)))
+            if a.type != pa.string():
+                a = a.cast(pa.string())
+            if a.null_count:
+                a = a.fill_null("")
+            a = pa.concat_arrays([a]) if a.offset else a
+            arrs.append(a)
+        offs = (C.POINTER(C.c_int32) * len(cols))()
+        datas = (_lib.u8p * len(cols))()
+        empty = (C.c_uint8 * 1)()
+        for k, a in enumerate(arrs):
+            bufs = a.buffers()
+            offs[k] = C.cast(C.c_void_p(bufs[1].address), C.POINTER(C.c_int32))
+            datas[k] = C.cast(C.c_void_p(bufs[2].address), _lib.u8p) \
+                if bufs[2] is not None and bufs[2].size else C.cast(empty, _lib.u8p)
+        ln = None
+        if lines is not None:
+            ln = (C.c_uint64 * n)(*lines)
+        out = C.POINTER(_lib.BatchOut)()
+        rc = lib.hfg_batch_key(self._b, n, len(cols), offs, datas, ln, file, first_seq,
+                               C.byref(out))
+        if rc:
+            self._err(rc, "key")
+        return self._keyed(out)
+
+    # ---- one region's files ----
+    def emit(self, region, dir, keyed):
+        """Writes region's HFiles from its keyed records (a table as key/read_file give,
+        any order) under dir/<family>/_<name>: (files as dicts, counts)."""
+        t = keyed.combine_chunks() if keyed.num_rows else keyed
+        n = t.num_rows
+        if n:
+            keys = t.column("key").chunk(0).cast(pa.large_binary())
+            pls = t.column("payload").chunk(0).cast(pa.large_binary())
+            order = t.column("ord").chunk(0)
+            keys = pa.concat_arrays([keys])
+            pls = pa.concat_arrays([pls])
+            order = pa.concat_arrays([order])
+
+            def ptr(buf, typ):
+                return C.cast(C.c_void_p(buf.address if buf is not None and buf.size else 0),
+                              typ)
+            kb, pb, ob = keys.buffers(), pls.buffers(), order.buffers()
+            args = (ptr(kb[1], _lib.i64p), ptr(kb[2], _lib.u8p), ptr(ob[1], _lib.u64p),
+                    ptr(pb[1], _lib.i64p), ptr(pb[2], _lib.u8p))
+        else:
+            args = (None, None, None, None, None)
+        rc = lib.hfg_batch_emit(self._b, region, dir.encode(), n, *args)
+        if rc:
+            self._err(rc, "region %d" % region)
+        files = []
+        f = _lib.BatchFile()
+        for i in range(lib.hfg_batch_nfiles(self._b)):
+            lib.hfg_batch_get_file(self._b, i, C.byref(f))
+            files.append({"region": f.region, "family": f.family, "seq": f.seq,
+                          "name": f.name.decode(), "path": f.path.decode(),
+                          "first_row": _cbuf(C.addressof(f.first_row.contents), f.first_len)
+                          if f.first_len else b"",
+                          "last_row": _cbuf(C.addressof(f.last_row.contents), f.last_len)
+                          if f.last_len else b"",
+                          "cells": f.cells, "bytes": f.bytes})
+        c = (C.c_uint64 * 6)()
+        lib.hfg_batch_region_counts(self._b, region, c)
+        counts = dict(zip(["rows", "cells", "files", "duplicates_dropped",
+                           "records_without_cells", "marker_rows"], list(c)))
+        return files, counts
+
+    # ---- the driver ----
+    def begin(self):
+        """Checks, locks and stages the output directory as build does: where the job
+        writes until publish."""
+        d = C.c_char_p()
+        rc = lib.hfg_batch_begin(self._b, C.byref(d))
+        if rc:
+            self._err(rc, "output")
+        return d.value.decode()
+
+    def work_path(self, path):
+        buf = C.create_string_buffer(4200)
+        lib.hfg_batch_work_path(self._b, path.encode(), buf, len(buf))
+        return buf.value.decode()
+
+    def publish(self, files, counts, records_read, records_rejected):
+        """files: what emit returned, from every region; counts: region -> emit's counts."""
+        for d in files:
+            f = _lib.BatchFile(d["region"], d["family"], d["seq"], d["name"].encode(),
+                               d["path"].encode(), C.cast(C.c_char_p(d["first_row"]), _lib.u8p),
+                               C.cast(C.c_char_p(d["last_row"]), _lib.u8p),
+                               len(d["first_row"]), len(d["last_row"]), d["cells"], d["bytes"])
+            rc = lib.hfg_batch_add_file(self._b, C.byref(f))
+            if rc:
+                self._err(rc, "publish")
+        nr = self.regions
+        rows = (C.c_uint64 * nr)()
+        cells = (C.c_uint64 * nr)()
+        nfiles = (C.c_uint64 * nr)()
+        dups = without = markers = 0
+        for r, c in counts.items():
+            rows[r], cells[r], nfiles[r] = c["rows"], c["cells"], c["files"]
+            dups += c["duplicates_dropped"]
+            without += c["records_without_cells"]
+            markers += c["marker_rows"]
+        lib.hfg_batch_set_counts(self._b, records_read, records_rejected, rows, cells, nfiles,
+                                 dups, without, markers)
+        rc = lib.hfg_batch_publish(self._b)
+        if rc:
+            self._err(rc, "publish")
+        return {"records_read": records_read, "records_written": sum(rows),
+                "records_rejected": records_rejected, "duplicates_dropped": dups,
+                "records_without_cells": without, "marker_rows": markers,
+                "files": len(files), "cells": sum(cells)}
+
+    def abort(self):
+        lib.hfg_batch_abort(self._b)
+
+
+def manifest(out_dir):
+    with open(os.path.join(out_dir, "manifest.json")) as f:
+        return json.load(f)

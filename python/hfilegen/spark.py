@@ -1,0 +1,203 @@
+"""The hfilegen build job on Spark, byte-identical to `hfilegen build` with the same
+job file, flags and timestamp.
+
+    spark-submit --master yarn ... -m hfilegen.spark --job job.yaml [build flags]
+    python -m hfilegen.spark --master 'local[2]' --job job.yaml [build flags]
+
+Stages: (1) one task per input file reads it with hfilegen's own record reader (the CSV/TSV
+dialect, compression, line numbers and rejects exactly as build's) and keys every record
+through libhfilegen, as Arrow batches (mapInArrow); (2) the keyed records are partitioned by
+region (the job's split points) and sorted within partitions by region, rowkey (unsigned
+bytes: HBase's row order) and input order; (3) one task per partition writes each of its
+regions' HFiles through the C writer (rolling, duplicate policy, file names as build's) into
+its own attempt directory; (4) the driver collects the successful attempts' file lists and
+counts, writes the rejects file, and publishes: files renamed into the staged output,
+manifest.json, _SUCCESS last, then the staging directory renamed to the output. A failed
+job leaves nothing loadable; a retried task's earlier attempt is never published.
+"""
+import argparse
+import json
+import os
+import sys
+
+from hfilegen.core import Job, HfilegenError
+from hfilegen import driver as drv
+
+META = -1  # region of the rows that carry a file's rejects and counters
+
+_jobs = {}
+
+
+def _worker_job(args, ts, cwd):
+    """The job in a Python worker, opened once per worker process."""
+    k = (tuple(args), ts, cwd)
+    if cwd and os.getcwd() != cwd:
+        os.chdir(cwd)  # relative paths mean what they mean to the driver
+    if k not in _jobs:
+        _jobs[k] = Job(args, ts)
+    return _jobs[k]
+
+
+def _read_fn(args, ts, cwd, batch_rows):
+    def fn(it):
+        import pyarrow as pa
+        from hfilegen.core import KEYED_SCHEMA
+        job = _worker_job(args, ts, cwd)
+        for b in it:
+            for i in b.column(0).to_pylist():
+                t, rej, st = job.read_file(i)
+                for rb in t.to_batches(max_chunksize=batch_rows):
+                    yield rb
+                meta = pa.table([pa.array([META], pa.int32()), pa.array([rej], pa.binary()),
+                                 pa.array([i], pa.int64()),
+                                 pa.array([json.dumps(st).encode()], pa.binary())],
+                                schema=KEYED_SCHEMA)
+                yield meta.to_batches()[0]
+    return fn
+
+
+def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once):
+    def fn(it):
+        import pyarrow as pa
+        from pyspark import TaskContext
+        job = _worker_job(args, ts, cwd)
+        ctx = TaskContext.get()
+        attempt = "p%d-a%d" % (ctx.partitionId(), ctx.taskAttemptId())
+
+        def emit(region, batches):
+            d = os.path.join(wd, "r%d-%s" % (region, attempt))
+            os.makedirs(d, exist_ok=True)
+            files, c = job.emit(region, d, pa.Table.from_batches(batches))
+            if region == kill_once and ctx.attemptNumber() == 0:
+                os.kill(os.getpid(), 9)  # a worker killed after writing its files
+            if region == fail_always or (region == fail_once and ctx.attemptNumber() == 0):
+                raise RuntimeError("hfilegen.spark: failure injected in region %d (attempt %d)"
+                                   % (region, ctx.attemptNumber()))
+            c["region"] = region
+            for f in files:
+                f["first_row"] = f["first_row"].hex()
+                f["last_row"] = f["last_row"].hex()
+            res = json.dumps({"files": files, "counts": c}).encode()
+            return pa.RecordBatch.from_arrays([pa.array([region], pa.int32()),
+                                               pa.array([res], pa.binary())],
+                                              names=["region", "result"])
+        cur, held = None, []
+        for b in it:
+            if b.num_rows == 0:
+                continue
+            regions = b.column(0)
+            # rows come sorted by region: cut the batch where the region changes
+            start = 0
+            vals = regions.to_numpy(zero_copy_only=False)
+            for i in range(1, len(vals) + 1):
+                if i == len(vals) or vals[i] != vals[start]:
+                    r = int(vals[start])
+                    if cur is not None and r != cur:
+                        yield emit(cur, held)
+                        held = []
+                    cur = r
+                    held.append(b.slice(start, i - start))
+                    start = i
+        if cur is not None:
+            yield emit(cur, held)
+    return fn
+
+
+def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
+        batch_rows=65536, partitions=None, kill_once_region=None):
+    """Runs the job `hfilegen build ARGS` on spark; returns the summary dict. Raises on
+    failure, with nothing loadable left in the output directory."""
+    from pyspark import StorageLevel
+    job = Job(args, timestamp)
+    ts = job.timestamp
+    cwd = os.getcwd()
+    wd = drv.work_dir(job.out_dir)
+    drv.clean_work(wd)  # a killed job's attempts
+    job.begin()
+    keyed_all = None
+    try:
+        os.makedirs(wd, exist_ok=True)
+        n = len(job.inputs)
+        files_df = spark.createDataFrame([(i,) for i in range(n)], "file int").repartition(n)
+        schema = "region int, key binary, ord long, payload binary"
+        keyed_all = files_df.mapInArrow(_read_fn(job.args, ts, cwd, batch_rows), schema) \
+            .persist(StorageLevel.MEMORY_AND_DISK)
+        reads = []
+        for row in keyed_all.filter("region < 0").collect():
+            reads.append((row["ord"], bytes(row["key"]), json.loads(bytes(row["payload"]))))
+        nparts = partitions or job.regions
+        parts = keyed_all.filter("region >= 0").repartition(nparts, "region") \
+            .sortWithinPartitions("region", "key", "ord")
+        results = parts.mapInArrow(_emit_fn(job.args, ts, cwd, wd, fail_once_region,
+                                            fail_region, kill_once_region),
+                                 "region int, result binary").collect()
+        emits = []
+        for row in results:
+            r = json.loads(bytes(row["result"]))
+            for f in r["files"]:
+                f["first_row"] = bytes.fromhex(f["first_row"])
+                f["last_row"] = bytes.fromhex(f["last_row"])
+            emits.append((r["files"], r["counts"]))
+        return drv.finish(job, reads, emits)
+    except BaseException:
+        job.abort()
+        raise
+    finally:
+        if keyed_all is not None:
+            keyed_all.unpersist()
+        drv.clean_work(wd)
+        job.close()
+
+
+def session(master=None, app="hfilegen"):
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from hfilegen import _lib
+    os.environ.setdefault("HFILEGEN_LIB", _lib.path)
+    from pyspark.sql import SparkSession
+    b = SparkSession.builder.appName(app)
+    if master:
+        b = b.master(master)
+    b = b.config("spark.sql.execution.arrow.maxRecordsPerBatch", "65536") \
+         .config("spark.executorEnv.HFILEGEN_LIB", os.environ["HFILEGEN_LIB"]) \
+         .config("spark.ui.enabled", "false") \
+         .config("spark.ui.showConsoleProgress", "false") \
+         .config("spark.sql.shuffle.partitions", "8")
+    return b.getOrCreate()
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        prog="hfilegen spark", add_help=False,
+        description="hfilegen build on Spark: every other flag is a `hfilegen build` flag")
+    p.add_argument("--master", help="Spark master when not under spark-submit, e.g. local[2]")
+    p.add_argument("--spark-partitions", type=int, help="write tasks (default: regions)")
+    p.add_argument("--inject-fail-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
+    p.add_argument("--inject-fail", type=int, metavar="REGION", help=argparse.SUPPRESS)
+    p.add_argument("--inject-kill-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
+    p.add_argument("--help-spark", action="help")
+    mine, rest = p.parse_known_args(argv)
+    spark = session(mine.master)
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        s = run(spark, rest, fail_once_region=mine.inject_fail_once,
+                fail_region=mine.inject_fail, partitions=mine.spark_partitions,
+                kill_once_region=mine.inject_kill_once)
+    except HfilegenError as e:
+        print("hfilegen spark: %s" % e, file=sys.stderr)
+        return 1
+    except Exception as e:  # a failed Spark job: the output holds nothing loadable
+        msg = str(e).strip().splitlines()
+        print("hfilegen spark: job failed, nothing published: %s" % (msg[0] if msg else e),
+              file=sys.stderr)
+        return 1
+    finally:
+        spark.stop()
+    print("hfilegen spark: records read %(records_read)d, written %(records_written)d, "
+          "rejected %(records_rejected)d, duplicates dropped %(duplicates_dropped)d, "
+          "without cells %(records_without_cells)d; %(files)d files, %(cells)d cells; "
+          "timestamp %(timestamp)d" % s, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

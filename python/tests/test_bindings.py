@@ -1,0 +1,137 @@
+"""The bindings against the CLI: keys as `hfilegen key` prints them, the row order, and the
+whole job through the bindings (hfilegen.driver.run_local) byte-identical to `hfilegen build`.
+HFILEGEN_BIN names the CLI (default: build/hfilegen)."""
+import os
+import re
+import subprocess
+
+import pyarrow as pa
+import pytest
+
+import hfilegen
+from hfilegen.driver import run_local
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+HFG = os.path.abspath(os.environ.get("HFILEGEN_BIN", os.path.join(REPO, "build", "hfilegen")))
+SPLITS = os.path.join(REPO, "samples", "splits", "salt10.txt")
+ORDERS = os.path.join(REPO, "samples", "orders.csv")
+
+
+def cli_key(template, **vals):
+    used = [kv for kv in vals.items() if re.search(r"\b%s\b" % kv[0], template)]
+    out = subprocess.check_output([HFG, "key", "--rowkey", template] +
+                                  ["%s=%s" % kv for kv in used], text=True)
+    hexline = [ln for ln in out.splitlines() if ln.startswith("hex:")][0]
+    return bytes.fromhex(hexline.split()[1])
+
+
+def tree(d):
+    out = {}
+    for root, _, files in os.walk(d):
+        for f in files:
+            with open(os.path.join(root, f), "rb") as fh:
+                out[os.path.relpath(os.path.join(root, f), d)] = fh.read()
+    return out
+
+
+@pytest.mark.parametrize("template", ["{id % 10}|{id}", "{murmur3(user_id) % 16 :02}_{id}",
+                                      "{hex(md5(user_id), 4)}|{reverse(id)}", "{long(id)}",
+                                      "{user_id}_{desc(created_at)}"])
+def test_key_batch_matches_cli(tmp_path, template):
+    job = hfilegen.Job(["--rowkey", template, "--splits", SPLITS, "--out",
+                        str(tmp_path / "o"), ORDERS], timestamp=1700000000000)
+    ids = ["1", "42", "1420008", "999999999"]
+    users = ["7", "u-x", "", "12345"]
+    created = ["1720000000000", "1720000000001", "1", "1720999999999"]
+    cols = {c: pa.array([""] * len(ids)) for c in job.columns}
+    cols["id"], cols["user_id"], cols["created_at"] = (pa.array(ids), pa.array(users),
+                                                       pa.array(created))
+    keyed, rejects, st = job.key(pa.RecordBatch.from_pydict(cols))
+    assert st["records_read"] == 4
+    got = {}
+    for r, k in zip(keyed.column("ord").to_pylist(), keyed.column("key").to_pylist()):
+        got[r] = k
+    for i in range(4):
+        if i not in got:  # rejected (e.g. an empty field a function needs): the CLI agrees
+            with pytest.raises(subprocess.CalledProcessError):
+                cli_key(template, id=ids[i], user_id=users[i], created_at=created[i])
+            continue
+        assert got[i] == cli_key(template, id=ids[i], user_id=users[i],
+                                 created_at=created[i]), template
+    # regions by the split points 1..9: the first byte's digit for the salted key
+    if template == "{id % 10}|{id}":
+        assert keyed.column("region").to_pylist() == [1, 2, 8, 9]
+
+
+def test_key_rejects_name_file_and_line(tmp_path):
+    job = hfilegen.Job(["--rowkey", "{id % 10}|{id}", "--out", str(tmp_path / "o"),
+                        "--map", "amount=cf:amount:double", ORDERS], timestamp=1)
+    b = {c: pa.array(["1", "2"]) for c in job.columns}
+    b["amount"] = pa.array(["1.5", "x"])
+    keyed, rejects, st = job.key(pa.RecordBatch.from_pydict(b), lines=[10, 11])
+    assert keyed.num_rows == 1 and st["records_rejected"] == 1
+    line = rejects.decode().rstrip("\n").split("\t")
+    assert line[0] == ORDERS and line[1] == "11" and "amount" in line[2]
+
+
+def test_compare_rows_is_hbase_order():
+    assert hfilegen.compare_rows(b"a", b"b") < 0
+    assert hfilegen.compare_rows(b"\xff", b"\x01") > 0  # unsigned
+    assert hfilegen.compare_rows(b"ab", b"a") > 0       # a prefix first
+    assert hfilegen.compare_rows(b"", b"") == 0
+
+
+def test_bad_flag_is_refused(tmp_path):
+    with pytest.raises(hfilegen.HfilegenError):
+        hfilegen.Job(["--rowkey", "{id}", "--out", str(tmp_path), "--codec", "zstd", ORDERS])
+
+
+@pytest.mark.parametrize("extra", [[], ["--on-duplicate", "last", "--max-file-size", "16k",
+                                        "--family-option", "cf:codec=gz", "--memory", "8m"]])
+def test_run_local_identical_to_build(tmp_path, extra):
+    os.chdir(REPO)
+    args = ["--job", "samples/jobs/orders_salt10.yaml", "--job-timestamp", "1700000000000"]
+    cli, py = str(tmp_path / "cli"), str(tmp_path / "py")
+    subprocess.check_call([HFG, "build"] + args + extra + ["--out", cli, "-q"])
+    s = run_local(args + extra + ["--out", py])
+    assert s["records_read"] == 5000
+    assert tree(cli) == tree(py)
+    assert not [e for e in os.listdir(tmp_path) if e.startswith(".")]
+
+
+def test_failed_publish_leaves_nothing(tmp_path):
+    os.chdir(REPO)
+    out = tmp_path / "o"
+    # every record rejected: the job fails as build fails, nothing loadable
+    with pytest.raises(hfilegen.HfilegenError, match="rejected"):
+        run_local(["--job", "samples/jobs/orders_salt10.yaml", "--map",
+                   "status=cf:status:long", "--max-rejects", "100000", "--out", str(out)])
+    assert not (out / "_SUCCESS").exists() and not (out / "manifest.json").exists()
+    assert not any(f for f in os.listdir(out / "cf") if not f.startswith("_")) \
+        if (out / "cf").exists() else True
+
+
+@pytest.mark.parametrize("jobname,tsflag", [
+    ("families_rolling_last", ["--job-timestamp", "1700000000000"]),
+    ("tsv_first_marker", [])])
+def test_hard_jobs_through_bindings(tmp_path, jobname, tsflag):
+    """Duplicates (last/first by input order across files), rejects, gzip and TSV input,
+    several families, rolling, marker rows: the bindings' pieces give build's bytes."""
+    import shutil
+    import sys
+    data = tmp_path / "in"
+    subprocess.check_call([sys.executable, os.path.join(REPO, "tests/spark/make_inputs.py"),
+                           str(data), "3000"])
+    for f in ("splits8.txt", "splits_long.txt"):
+        shutil.copy(os.path.join(REPO, "tests/spark", f), data)
+    os.chdir(data)
+    jobf = os.path.join(REPO, "tests/spark/jobs", jobname + ".yaml")
+    args = ["--job", jobf, "--max-file-size", "8k"] + tsflag
+    cli, py = str(tmp_path / "cli"), str(tmp_path / "py")
+    subprocess.check_call([HFG, "build"] + args + ["--out", cli, "-q"])
+    s = run_local(args + ["--out", py])
+    assert s["duplicates_dropped"] > 0
+    t1, t2 = tree(cli), tree(py)
+    assert sorted(t1) == sorted(t2)
+    for k in t1:
+        assert t1[k] == t2[k], k

@@ -1,0 +1,152 @@
+/*
+ * The command line of `hfilegen build` as a library call, for the Python
+ * bindings (python/hfilegen): the same job file and flags mean the same
+ * options in both (the parsing is opts.c's). Built only into the shared
+ * library libhfilegen.so; problems are printed as the CLI prints them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/opts.h"
+
+typedef struct hfgb_args {
+  hfg_build_options o;
+  const char **inputs, **maps;
+  char **cols;
+  char **owned; /* copies of every string the options point to */
+  size_t nowned;
+} hfgb_args;
+
+/* opts.c keeps the strings of a job file, and its --family-option list, in
+ * process-wide state that the next parse reuses: each parse copies what its
+ * options point to, then resets that state, so that many jobs can live in one
+ * process (a Spark worker keys tasks of several jobs). */
+static const char *own(hfgb_args *a, const char *s, int *oom) {
+  if (!s) return NULL;
+  char *c = strdup(s);
+  char **n = c ? realloc(a->owned, (a->nowned + 1) * sizeof *n) : NULL;
+  if (!n) {
+    free(c);
+    *oom = 1;
+    return s;
+  }
+  a->owned = n;
+  a->owned[a->nowned++] = c;
+  return c;
+}
+
+static const char **own_list(hfgb_args *a, const char *const *l, size_t n, int *oom) {
+  const char **c = calloc(n + 1, sizeof *c);
+  if (!c) {
+    *oom = 1;
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) c[i] = own(a, l[i], oom);
+  return c;
+}
+
+static int own_all(hfgb_args *a) {
+  hfg_build_options *o = &a->o;
+  int oom = 0;
+  o->rowkey = own(a, o->rowkey, &oom);
+  o->splits_file = own(a, o->splits_file, &oom);
+  o->out_dir = own(a, o->out_dir, &oom);
+  o->tmp_dir = own(a, o->tmp_dir, &oom);
+  o->family = own(a, o->family, &oom);
+  o->timestamp_column = own(a, o->timestamp_column, &oom);
+  o->timestamp_format = own(a, o->timestamp_format, &oom);
+  o->rejects_path = own(a, o->rejects_path, &oom);
+  o->empty_row_family = own(a, o->empty_row_family, &oom);
+  o->empty_row_qualifier = own(a, o->empty_row_qualifier, &oom);
+  o->null_string = own(a, o->null_string, &oom);
+  o->fields_terminated_by = own(a, o->fields_terminated_by, &oom);
+  o->fields_enclosed_by = own(a, o->fields_enclosed_by, &oom);
+  o->fields_escaped_by = own(a, o->fields_escaped_by, &oom);
+  o->lines_terminated_by = own(a, o->lines_terminated_by, &oom);
+  o->check_column = own(a, o->check_column, &oom);
+  o->last_value = own(a, o->last_value, &oom);
+  o->splits_source = own(a, o->splits_source, &oom);
+  o->hfile.bulkload_source_task = own(a, o->hfile.bulkload_source_task, &oom);
+  const char **in = own_list(a, o->inputs, o->ninputs, &oom);
+  const char **mp = own_list(a, o->mappings, o->nmappings, &oom);
+  const char **co = own_list(a, o->columns, o->ncolumns, &oom);
+  const char **fo = own_list(a, o->family_options, o->nfamily_options, &oom);
+  free(a->inputs);
+  free(a->maps);
+  a->inputs = in, a->maps = mp;
+  o->inputs = in, o->mappings = mp, o->family_options = fo;
+  size_t nc = o->ncolumns;
+  cli_free_columns(a->cols, o); /* resets opts.c's state; clears o->columns */
+  a->cols = NULL;
+  o->columns = co, o->ncolumns = nc;
+  /* the family-option list, kept in owned as one more block */
+  char **n = realloc(a->owned, (a->nowned + 2) * sizeof *n);
+  if (n) {
+    a->owned = n;
+    a->owned[a->nowned++] = (char *)co;
+    a->owned[a->nowned++] = (char *)fo;
+  }
+  return oom || !n || !in || !mp || !co || !fo ? -1 : 0;
+}
+
+void hfgb_args_free(hfgb_args *a);
+
+/* argv as `hfilegen build` takes it (argv[0] is the command name). Returns
+ * NULL on a bad flag (printed). Free with hfgb_args_free. */
+hfgb_args *hfgb_args_parse(int argc, char **argv) {
+  hfgb_args *a = calloc(1, sizeof *a);
+  if (!a) return NULL;
+  hfg_build_options_init(&a->o);
+  size_t ninputs = 0, nmaps = 0;
+  if (cli_load_job_args(argc, argv, &a->o, &a->inputs, &ninputs, &a->maps, &nmaps)) goto bad;
+  for (int i = 1; i < argc; i++) {
+    const char *f = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(f, "--job") || !strcmp(f, "--input")) {
+      if (!v) goto bad;
+      i++;
+      if (!strcmp(f, "--input")) a->inputs[ninputs++] = v;
+    } else if (f[0] != '-' || !strcmp(f, "-")) {
+      a->inputs[ninputs++] = f;
+    } else if (cli_apply_build_flag(&a->o, f, v, a->maps, &nmaps, &a->cols, &i)) {
+      goto bad;
+    }
+  }
+  a->o.inputs = a->inputs;
+  a->o.ninputs = ninputs;
+  a->o.mappings = a->maps;
+  a->o.nmappings = nmaps;
+  if (own_all(a)) {
+    hfgb_args_free(a);
+    return NULL;
+  }
+  return a;
+bad:
+  free(a->inputs);
+  free(a->maps);
+  cli_free_columns(a->cols, &a->o);
+  free(a);
+  return NULL;
+}
+
+const hfg_build_options *hfgb_args_options(const hfgb_args *a) { return &a->o; }
+
+/* Getters for what the driver needs. */
+size_t hfgb_args_ninputs(const hfgb_args *a) { return a->o.ninputs; }
+const char *hfgb_args_input(const hfgb_args *a, size_t i) {
+  return i < a->o.ninputs ? a->o.inputs[i] : NULL;
+}
+const char *hfgb_args_out(const hfgb_args *a) { return a->o.out_dir; }
+const char *hfgb_args_rejects(const hfgb_args *a) { return a->o.rejects_path; }
+uint64_t hfgb_args_max_rejects(const hfgb_args *a) { return a->o.max_rejects; }
+int hfgb_args_quiet(void) { return cli_quiet; }
+
+void hfgb_args_free(hfgb_args *a) {
+  if (!a) return;
+  free(a->inputs);
+  free(a->maps);
+  if (a->cols) cli_free_columns(a->cols, NULL);
+  for (size_t i = 0; i < a->nowned; i++) free(a->owned[i]);
+  free(a->owned);
+  free(a);
+}

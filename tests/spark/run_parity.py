@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Spark parity test (ctest label `spark`): in one local SparkSession, the bundled sample
+job and two harder jobs (tests/spark/jobs: spills, several families, rolling, duplicates
+last/first, rejects, TSV, gzip input, marker rows) run by hfilegen.spark are compared byte
+for byte (file names, bytes, manifest.json, _rejects.tsv) with `hfilegen build` at the same
+timestamp. Then failure injection on the hard job: a task that raises once and a Python
+worker killed once (Spark retries; output identical, no second copy), and a job whose task
+always fails (nothing loadable left; the rerun is identical).
+
+usage: run_parity.py REPO_ROOT HFILEGEN_BIN WORK_DIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+TS = "1700000000000"
+
+
+def tree(d):
+    out = {}
+    for root, dirs, files in os.walk(d):
+        for f in files:
+            p = os.path.join(root, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, d)] = fh.read()
+    return out
+
+
+def compare(a, b):
+    ta, tb = tree(a), tree(b)
+    if set(ta) != set(tb):
+        return "file lists differ: only in build %s, only in spark %s" % (
+            sorted(set(ta) - set(tb))[:5], sorted(set(tb) - set(ta))[:5])
+    for k in sorted(ta):
+        if ta[k] != tb[k]:
+            return "%s differs (%d vs %d bytes)" % (k, len(ta[k]), len(tb[k]))
+    return None
+
+
+def loadable(out):
+    """What completebulkload would load from out: files without a leading '_' or '.' in
+    family directories, and _SUCCESS."""
+    found = []
+    if not os.path.isdir(out):
+        return found
+    for e in os.listdir(out):
+        p = os.path.join(out, e)
+        if e == "_SUCCESS" or e == "manifest.json":
+            found.append(e)
+        elif os.path.isdir(p) and not e.startswith(("_", ".")):
+            found += [e + "/" + f for f in os.listdir(p) if not f.startswith(("_", "."))]
+    return found
+
+
+def main():
+    repo, hfg, work = sys.argv[1:4]
+    repo = os.path.abspath(repo)
+    hfg = os.path.abspath(hfg)
+    work = os.path.abspath(work)
+    shutil.rmtree(work, ignore_errors=True)
+    data = os.path.join(work, "in")
+    subprocess.check_call([sys.executable, os.path.join(repo, "tests/spark/make_inputs.py"),
+                           data, "60000"])
+    for f in ("splits8.txt", "splits_long.txt"):
+        shutil.copy(os.path.join(repo, "tests/spark", f), data)
+    jobs = [  # (name, cwd, job file, timestamp flag)
+        ("sample_salt10", repo, os.path.join(repo, "samples/jobs/orders_salt10.yaml"),
+         ["--job-timestamp", TS]),
+        ("families_rolling_last", data,
+         os.path.join(repo, "tests/spark/jobs/families_rolling_last.yaml"),
+         ["--job-timestamp", TS]),
+        ("tsv_first_marker", data, os.path.join(repo, "tests/spark/jobs/tsv_first_marker.yaml"),
+         []),
+    ]
+    from hfilegen import spark as hs
+    # local[2, 4]: two cores, and a task may fail up to 4 times (retries, as on a cluster)
+    spark = hs.session("local[2,4]", "hfilegen-parity")
+    spark.sparkContext.setLogLevel("ERROR")
+    failures = []
+
+    def check(name, ok, what):
+        print("%-28s %-40s %s" % (name, what, "ok" if ok else "FAILED"), flush=True)
+        if not ok:
+            failures.append("%s: %s" % (name, what))
+
+    try:
+        for name, cwd, jobf, tsf in jobs:
+            os.chdir(cwd)
+            cli = os.path.join(work, name + ".build")
+            sp = os.path.join(work, name + ".spark")
+            subprocess.check_call([hfg, "build", "--job", jobf, "--out", cli, "-q"] + tsf)
+            t0 = time.time()
+            s = hs.run(spark, ["--job", jobf, "--out", sp] + tsf)
+            diff = compare(cli, sp)
+            check(name, diff is None, "byte-identical (%d files, %.1fs)" % (s["files"],
+                                                                         time.time() - t0)
+                  if diff is None else diff)
+        # failure injection on the hard job
+        name, cwd, jobf, tsf = jobs[1]
+        os.chdir(cwd)
+        cli = os.path.join(work, name + ".build")
+        for kind, kw in (("task raises once", {"fail_once_region": 3}),
+                         ("worker killed once", {"kill_once_region": 5})):
+            sp = os.path.join(work, name + ".retry")
+            shutil.rmtree(sp, ignore_errors=True)
+            hs.run(spark, ["--job", jobf, "--out", sp] + tsf, **kw)
+            diff = compare(cli, sp)
+            check(name, diff is None, kind + ": identical" if diff is None else kind + ": " + diff)
+        sp = os.path.join(work, name + ".failed")
+        try:
+            hs.run(spark, ["--job", jobf, "--out", sp] + tsf, fail_region=2)
+            check(name, False, "always-failing task: the job succeeded")
+        except Exception:
+            left = loadable(sp)
+            leftovers = [e for e in os.listdir(work) if e.startswith(".")]
+            check(name, not left and not leftovers,
+                  "failed job: nothing loadable" if not left and not leftovers
+                  else "failed job left %s %s" % (left[:5], leftovers))
+        hs.run(spark, ["--job", jobf, "--out", sp] + tsf)
+        diff = compare(cli, sp)
+        check(name, diff is None, "rerun after failure: identical" if diff is None else diff)
+    finally:
+        spark.stop()
+    if failures:
+        print("FAILED: " + "; ".join(failures))
+        return 1
+    print("identical: all %d jobs and the failure cases" % len(jobs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
