@@ -453,12 +453,20 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
   }
 }
 
-/* read_one for the dump dialects: no byte order mark, blank lines are
- * records, the dialect may consume an end-of-data marker (P_SKIP). Kept apart
+/* read_one for the dump dialects: no UTF-8 byte order mark is dropped, blank
+ * lines are records, the dialect may consume an end-of-data marker (P_SKIP). Kept apart
  * so that the CSV/TSV loop above stays as it was. */
 static int read_one_dialect(hfg_record_reader *r, hfg_record *rec) {
   for (;;) {
     int rc;
+    if (r->at_start) { /* UTF-16/32 refused as for CSV; a UTF-8 mark is data here */
+      if (r->end - r->pos < 4 && !r->eof) {
+        if ((rc = refill(r))) return rc;
+        continue;
+      }
+      if ((rc = check_encoding(r))) return rc;
+      r->at_start = 0;
+    }
     if (r->skip_line) { /* the rest of an overlong line, as in read_one */
       const char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
       if (nl) {

@@ -199,6 +199,21 @@ TEST(mysql_bad_options) {
        o_.fields_enclosed_by = "'");
 }
 
+TEST(utf16_refused) {
+  /* a dump written with CHARACTER SET utf16 is refused as for CSV, not misread */
+  const char data[] = "\xff\xfe" "1\0\t\0x\0\n\0";
+  const char *path = case_path();
+  FILE *f = fopen(path, "wb");
+  REQUIRE(f);
+  fwrite(data, 1, sizeof data - 1, f);
+  fclose(f);
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  o.format = HFG_INPUT_MYSQL;
+  char *got = run(path, &o);
+  CHECK(strstr(got, "FATAL ") && strstr(got, "UTF-16LE") && strstr(got, "iconv"));
+  free(got);
+}
+
 /* ---- pg-text ---- */
 
 TEST(pg_text_escapes_and_null) {
