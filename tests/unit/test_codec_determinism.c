@@ -21,7 +21,7 @@ T_MAIN
 #define NSIZES 40
 #define NKINDS 4
 #define NBLOCKS (NSIZES * NKINDS + 1)
-#define ROUNDS 12
+#define ROUNDS 4
 #define TAIL 256
 
 static uint8_t *blocks[NBLOCKS];
@@ -189,7 +189,10 @@ TEST(same_bytes_every_time) {
   }
   for (size_t c = 0; c < NCONFS; c++)
     for (size_t b = 0; b < NBLOCKS; b++) hfg_buf_free(&ref[c][b]);
-  for (size_t b = 0; b < NBLOCKS; b++) free(blocks[b]);
+  for (size_t b = 0; b < NBLOCKS; b++) {
+    free(blocks[b]);
+    blocks[b] = NULL;
+  }
 }
 
 /* ---- across processes ----
