@@ -132,32 +132,83 @@ static int fail(char *err, size_t errlen, const char *text, size_t len, const ch
 
 /* ---- floating point ---- */
 
-/* Parses a double or float the way values.h describes; 0 or HFG_EPARSE /
- * HFG_ETOOBIG. strtod needs a NUL-terminated copy; values longer than the
- * local buffer are refused (no real number needs 400 characters). */
-static int parse_float(const char *p, size_t n, int is_float, double *d, float *f) {
-  char tmp[400];
-  if (n == 0 || n >= sizeof tmp) return HFG_EPARSE;
-  unsigned char c0 = (unsigned char)p[0], cl = (unsigned char)p[n - 1];
-  /* strtod skips leading white space; we do not accept it anywhere */
-  if (!(c0 == '+' || c0 == '-' || c0 == '.' || (c0 >= '0' && c0 <= '9') ||
-        ascii_lower(c0) == 'i' || ascii_lower(c0) == 'n'))
-    return HFG_EPARSE;
-  if (cl == ')') return HFG_EPARSE; /* C's "nan(...)" is not a Java spelling */
-  memcpy(tmp, p, n);
-  tmp[n] = '\0';
-  char *end;
-  errno = 0;
-  if (is_float) {
-    *f = strtof(tmp, &end);
-    if (end != tmp + n) return HFG_EPARSE;
-    if (isinf(*f) && errno == ERANGE) return HFG_ETOOBIG;
-  } else {
-    *d = strtod(tmp, &end);
-    if (end != tmp + n) return HFG_EPARSE;
-    if (isinf(*d) && errno == ERANGE) return HFG_ETOOBIG;
+static int hexval(unsigned char c);
+
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* Scans digits of base 10 (hex 0) or 16 from *i; returns how many. */
+static size_t scan_digits(const char *p, size_t n, size_t *i, int hex) {
+  size_t k = 0;
+  while (*i < n && (hex ? hexval((unsigned char)p[*i]) >= 0 : is_digit((unsigned char)p[*i]))) {
+    (*i)++;
+    k++;
   }
+  return k;
+}
+
+/* Java's grammar for a trimmed number (FloatingDecimal.readJavaFormatString):
+ * [+-] then "NaN" | "Infinity" | decimal | hex, the last two with an optional
+ * f/F/d/D suffix. Decimal: digits [. digits] (one digit at least) [e|E [+-]
+ * digits]. Hex: 0x|0X then hexdigits [.] or [hexdigits] . hexdigits, then
+ * p|P [+-] digits (the binary exponent is required). Returns the length
+ * without the suffix, 0 for text that is not a number; *special is 'N' or
+ * 'I' for NaN / Infinity, else 0. */
+static size_t java_number_len(const char *p, size_t n, int *special) {
+  size_t i = 0;
+  *special = 0;
+  if (i < n && (p[i] == '+' || p[i] == '-')) i++;
+  if (n - i == 3 && memcmp(p + i, "NaN", 3) == 0) return *special = 'N', n;
+  if (n - i == 8 && memcmp(p + i, "Infinity", 8) == 0) return *special = 'I', n;
+  int hex = n - i >= 2 && p[i] == '0' && (p[i + 1] == 'x' || p[i + 1] == 'X');
+  if (hex) i += 2;
+  size_t mant = scan_digits(p, n, &i, hex);
+  if (i < n && p[i] == '.') {
+    i++;
+    mant += scan_digits(p, n, &i, hex);
+  }
+  if (mant == 0) return 0;
+  if (i < n && (hex ? (p[i] == 'p' || p[i] == 'P') : (p[i] == 'e' || p[i] == 'E'))) {
+    i++;
+    if (i < n && (p[i] == '+' || p[i] == '-')) i++;
+    if (scan_digits(p, n, &i, 0) == 0) return 0;
+  } else if (hex) {
+    return 0;
+  }
+  if (i == n) return n;
+  if (i + 1 == n && (p[i] == 'f' || p[i] == 'F' || p[i] == 'd' || p[i] == 'D')) return i;
   return 0;
+}
+
+/* Parses a double or float the way values.h describes; 0 or HFG_EPARSE (or
+ * HFG_ENOMEM). The text is checked against Java's grammar first, so strtod's
+ * own extras ("inf", "nan(...)", hex without exponent, leading white space of
+ * the locale) never get through; strtod/strtof then round the checked text
+ * (no setlocale anywhere in hfilegen, so '.' is the radix character). */
+static int parse_float(const char *p, size_t n, int is_float, double *d, float *f) {
+  /* String.trim(): every char <= ' ' at either end */
+  while (n > 0 && (unsigned char)p[0] <= ' ') p++, n--;
+  while (n > 0 && (unsigned char)p[n - 1] <= ' ') n--;
+  int special;
+  size_t len = java_number_len(p, n, &special);
+  if (len == 0) return HFG_EPARSE;
+  if (special) {
+    double v = special == 'N' ? NAN : p[0] == '-' ? -INFINITY : INFINITY;
+    if (is_float) *f = (float)v;
+    else *d = v;
+    return 0;
+  }
+  char small[128], *tmp = small;
+  if (len >= sizeof small && !(tmp = malloc(len + 1))) return HFG_ENOMEM;
+  memcpy(tmp, p, len);
+  tmp[len] = '\0';
+  char *end;
+  /* overflow gives ±HUGE_VAL (= Infinity) and underflow zero or a subnormal,
+   * both with ERANGE, which Java does not treat as errors either */
+  if (is_float) *f = strtof(tmp, &end);
+  else *d = strtod(tmp, &end);
+  int rc = end == tmp + len ? 0 : HFG_EPARSE;
+  if (tmp != small) free(tmp);
+  return rc;
 }
 
 /* ---- hex / base64 ---- */
@@ -239,7 +290,7 @@ int hfg_value_encode(hfg_value_encoding enc, const char *text, size_t len, hfg_b
     rc = parse_float(text, len, is_float, &d, &f);
     if (rc == HFG_EPARSE)
       return fail(err, errlen, text, len, "'%s' is not %s", is_float ? "a float" : "a double");
-    if (rc) return fail(err, errlen, text, len, "'%s' is out of range for %s", enc_names[enc]);
+    if (rc) return rc;
     if (is_float) {
       uint32_t bits;
       memcpy(&bits, &f, 4);

@@ -13,18 +13,23 @@
  *   hex      the bytes the hex digits spell ("00ff" -> 00 ff)
  *   base64   the bytes of standard (RFC 4648 section 4) padded base64
  *
- * Accepted text, strictly (no surrounding whitespace anywhere; the caller
- * trims if it wants to):
+ * Accepted text, strictly (no surrounding whitespace, except for double and
+ * float, which trim as Java does; the caller trims if it wants to):
  *   long/int/short  optional '+' or '-', then one or more ASCII decimal digits;
  *                   values outside the type's range are errors.
- *   double/float    what Java's Double.parseDouble / Float.parseFloat accept
- *                   without whitespace or the d/f suffix: decimal with optional
- *                   exponent, hex floats, "NaN", "Infinity" with optional sign
- *                   (C strtod spellings "inf"/"nan" too). Decimal text is rounded
- *                   correctly to the type (strtod/strtof, which needs the
- *                   process's C numeric locale, the default). A finite text that
- *                   overflows the type is an error (Java would give Infinity);
- *                   underflow rounds to zero or a subnormal as in Java.
+ *   double/float    exactly what Java's Double.parseDouble / Float.parseFloat
+ *                   accept: bytes <= ' ' (space and control characters) trimmed
+ *                   at both ends as String.trim() does; optional sign; "NaN" or
+ *                   "Infinity" (that case only); or a decimal (digits with an
+ *                   optional '.', one digit at least, optional e/E exponent) or
+ *                   hex float (0x/0X, hex digits with an optional '.', then the
+ *                   required p/P binary exponent), either with an optional
+ *                   f/F/d/D suffix. C's "inf", "nan", "infinity", hex without
+ *                   'p' are errors. Text is rounded correctly to the type
+ *                   (strtod, or strtof directly for float, so no double
+ *                   rounding; '.' radix, the C locale, as hfilegen never calls
+ *                   setlocale); too large gives +-Infinity and too small +-0 or
+ *                   a subnormal, as in Java.
  *                   Every NaN is stored as the canonical bits 7ff8000000000000
  *                   (float 7fc00000), which is what Java's parse produces.
  *   boolean         "true"/"false" in any ASCII case, and "1"/"0". Anything else

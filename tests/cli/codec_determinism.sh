@@ -23,13 +23,14 @@ run() { # run OUT CODEC THREADS [extra flags]
     --tmp-dir "$T" "$@" "$T/in.csv" > "$out.log" 2>&1
 }
 for codec in none gz snappy lz4 zstd-hadoop zstd-hbase; do
+  # a: 1 thread in memory; b: 2 threads spilled (the codec layer itself is
+  # checked block by block, fresh/reused/threads/processes, in
+  # tests/unit/test_codec_determinism.c, so two runs per codec suffice here)
   run "$T/$codec.a" $codec 1
   run "$T/$codec.b" $codec 2 --memory 8m
-  run "$T/$codec.c" $codec 2
-  run "$T/$codec.d" $codec 1 --memory 8m
-  check "$codec: builds succeed" '[ -f "$T/$codec.a/_SUCCESS" ] && [ -f "$T/$codec.b/_SUCCESS" ] && [ -f "$T/$codec.c/_SUCCESS" ] && [ -f "$T/$codec.d/_SUCCESS" ]'
-  check "$codec: the --memory 8m runs spilled" 'grep -q "spill runs *[1-9]" "$T/$codec.b.log" && grep -q "spill runs *[1-9]" "$T/$codec.d.log"'
-  for x in b c d; do
+  check "$codec: builds succeed" '[ -f "$T/$codec.a/_SUCCESS" ] && [ -f "$T/$codec.b/_SUCCESS" ]'
+  check "$codec: the --memory 8m run spilled" 'grep -q "spill runs *[1-9]" "$T/$codec.b.log"'
+  for x in b; do
     check "$codec: run $x (threads/spill) is byte-identical to run a" 'diff -r "$T/$codec.a" "$T/$codec.$x" >/dev/null'
   done
   rm -rf "$T/$codec".?

@@ -107,6 +107,118 @@ TEST(parse_i64_u64) {
   CHECK_EQ_INT(hfg_parse_u64("-1", 2, &u), HFG_EPARSE);
 }
 
+/* Java's Double.parseDouble / Float.parseFloat grammar (trim of chars <= ' ',
+ * NaN/Infinity case-sensitive, f/F/d/D suffix, hex needs p, overflow to
+ * Infinity, underflow to 0). Expected bits computed outside C: doubles with
+ * Python's correctly rounded float()/float.fromhex and struct.pack('>d');
+ * floats by exact round-half-even of fractions.Fraction(text) to binary32. */
+static const struct {
+  const char *text, *hex;
+} java_doubles[] = {
+  {" 1.5", "3ff8000000000000"},
+  {"1.5 ", "3ff8000000000000"},
+  {"\t-2\r\n", "c000000000000000"},
+  {"\x01\x1f 7 \x0b", "401c000000000000"},
+  {"+1", "3ff0000000000000"},
+  {"+.5", "3fe0000000000000"},
+  {"5.", "4014000000000000"},
+  {"1.e2", "4059000000000000"},
+  {"00012.50", "4029000000000000"},
+  {"1E-5", "3ee4f8b588e368f1"},
+  {"1e+5", "40f86a0000000000"},
+  {"1.5d", "3ff8000000000000"},
+  {"1.5D", "3ff8000000000000"},
+  {"1.5f", "3ff8000000000000"},
+  {"-1.5F", "bff8000000000000"},
+  {"1e5d", "40f86a0000000000"},
+  {" 2.5d ", "4004000000000000"},
+  {"0x1.8p1", "4008000000000000"},
+  {"0X1P-2", "3fd0000000000000"},
+  {"0x.8p1", "3ff0000000000000"},
+  {"0x1.p1", "4000000000000000"},
+  {"-0x1p1d", "c000000000000000"},
+  {"+0xAbC.dEfp-4f", "406579bde0000000"},
+  {"1e400", "7ff0000000000000"},
+  {"-1e400", "fff0000000000000"},
+  {"1.7976931348623159e308", "7ff0000000000000"},
+  {"1.7976931348623158e308", "7fefffffffffffff"},
+  {"1e99999999999999999999", "7ff0000000000000"},
+  {"0x1p99999", "7ff0000000000000"},
+  {"1e-400", "0000000000000000"},
+  {"-1e-400", "8000000000000000"},
+  {"1e-99999999999999999999", "0000000000000000"},
+  {"2.4703282292062328e-324", "0000000000000001"},
+  {"2.4703282292062327e-324", "0000000000000000"},
+  {"0x1p-1075", "0000000000000000"},
+  {"0x1.0000000000001p-1075", "0000000000000001"},
+  {"NaN", "7ff8000000000000"},
+  {"+NaN", "7ff8000000000000"},
+  {" -NaN\t", "7ff8000000000000"},
+  {"+Infinity", "7ff0000000000000"},
+  {" -Infinity ", "fff0000000000000"},
+}, java_floats[] = {
+  {"0.1", "3dcccccd"},
+  {" 1.5f ", "3fc00000"},
+  {"3.4028235e38", "7f7fffff"},
+  {"3.4028236e38", "7f800000"},
+  {"1e39", "7f800000"},
+  {"-1e39", "ff800000"},
+  {"1e-50", "00000000"},
+  {"-1e-50", "80000000"},
+  {"1.4e-45", "00000001"},
+  {"7e-46", "00000000"},
+  {"7.1e-46", "00000001"},
+  {"0x1.fffffep127", "7f7fffff"},
+  {"0x1.ffffffp127", "7f800000"},
+  {"0x1p128", "7f800000"},
+  {"16777217", "4b800000"},
+  {"16777219d", "4b800002"},
+  {"1.0000000596046447753906250000000001", "3f800001"},  /* via double: 3f800000 */
+  {"1.000000059604644775390625", "3f800000"},
+  {" NaN ", "7fc00000"},
+  {"-Infinity", "ff800000"},
+};
+
+/* Refused by both Double.parseDouble and Float.parseFloat (NumberFormatException). */
+static const char *const java_rejects[] = {
+    "nan", "NAN", "-nan", "inf", "-inf", "Inf", "infinity", "INFINITY", "Infinit", "NaNd",
+    "Infinityf", "1e", "1e+", "1E-", "e5", ".", "-", "+", "", "   ", ".e1", "0x1.8", "0x",
+    "0x.p1", "0xp1", "0x1p", "0x1p+", "0xg", "0x1.8e1", "1.5ff", "1.5fd", "1.5 f", "1.5 d",
+    "1,5", "1.2.3", "1e5.5", "++1", "+-1", "1_000", "1 2", "1.5x", "d", "f", "0x1p1.5",
+    "nan(1)", "NaN(1)", "\xc2\xa0" "1", "1\xc2\xa0", "\xd9\xa1", "0b1", "1e0x1", "+ 1",
+};
+
+TEST(java_grammar) {
+  for (size_t i = 0; i < sizeof java_doubles / sizeof java_doubles[0]; i++)
+    CHECK(enc_is(HFG_VALUE_DOUBLE, java_doubles[i].text, java_doubles[i].hex));
+  for (size_t i = 0; i < sizeof java_floats / sizeof java_floats[0]; i++)
+    CHECK(enc_is(HFG_VALUE_FLOAT, java_floats[i].text, java_floats[i].hex));
+  for (size_t i = 0; i < sizeof java_rejects / sizeof java_rejects[0]; i++) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "'%s' is not a double", java_rejects[i]);
+    int plain = 1; /* messages spell other bytes as \\xNN */
+    for (const char *c = java_rejects[i]; *c; c++) plain &= *c >= ' ' && *c <= '~';
+    if (plain) CHECK(ERR_IS(HFG_VALUE_DOUBLE, java_rejects[i], msg));
+    hfg_buf b = HFG_BUF_INIT;
+    CHECK_EQ_INT(hfg_value_encode(HFG_VALUE_DOUBLE, java_rejects[i], strlen(java_rejects[i]), &b, NULL, 0), HFG_EPARSE);
+    CHECK_EQ_INT(hfg_value_encode(HFG_VALUE_FLOAT, java_rejects[i], strlen(java_rejects[i]), &b, NULL, 0), HFG_EPARSE);
+    CHECK_EQ_INT((int)b.len, 0);
+    hfg_buf_free(&b);
+  }
+  /* NUL is <= ' ' too, so String.trim() drops it */
+  hfg_buf b = HFG_BUF_INIT;
+  CHECK_EQ_INT(hfg_value_encode(HFG_VALUE_DOUBLE, "\0" "2\0", 3, &b, NULL, 0), 0);
+  CHECK(b.len == 8 && b.p[0] == 0x40 && b.p[1] == 0x00);
+  hfg_buf_free(&b);
+  /* longer than any stack buffer: 0.(300 zeros)1e300 = 0.1 */
+  char longer[400];
+  size_t n = 0;
+  n += (size_t)snprintf(longer + n, sizeof longer - n, "0.");
+  for (int i = 0; i < 300; i++) longer[n++] = '0';
+  snprintf(longer + n, sizeof longer - n, "1e300");
+  CHECK(enc_is(HFG_VALUE_DOUBLE, longer, "3fb999999999999a"));
+}
+
 TEST(floating) {
   CHECK(enc_is(HFG_VALUE_DOUBLE, "1.5", "3ff8000000000000"));
   CHECK(enc_is(HFG_VALUE_DOUBLE, "-2", "c000000000000000"));
@@ -127,13 +239,9 @@ TEST(floating) {
   CHECK(enc_is(HFG_VALUE_FLOAT, "NaN", "7fc00000"));
   CHECK(enc_is(HFG_VALUE_FLOAT, "-Infinity", "ff800000"));
   CHECK(ERR_IS(HFG_VALUE_DOUBLE, "1.5x", "'1.5x' is not a double"));
-  CHECK(ERR_IS(HFG_VALUE_DOUBLE, " 1.5", "' 1.5' is not a double"));
-  CHECK(ERR_IS(HFG_VALUE_DOUBLE, "1.5 ", "'1.5 ' is not a double"));
   CHECK(ERR_IS(HFG_VALUE_DOUBLE, "", "'' is not a double"));
   CHECK(ERR_IS(HFG_VALUE_DOUBLE, "nan(1)", "'nan(1)' is not a double"));
   CHECK(ERR_IS(HFG_VALUE_DOUBLE, "1,5", "'1,5' is not a double"));
-  CHECK(ERR_IS(HFG_VALUE_DOUBLE, "1e400", "'1e400' is out of range for double"));
-  CHECK(ERR_IS(HFG_VALUE_FLOAT, "1e39", "'1e39' is out of range for float"));
   CHECK(ERR_IS(HFG_VALUE_FLOAT, "abc", "'abc' is not a float"));
   /* the parse is bounded by len, not by a NUL */
   hfg_buf b = HFG_BUF_INIT;
