@@ -202,39 +202,6 @@ static int add_reject(hfg_batch *b, const char *file, uint64_t line, const char 
   return 0;
 }
 
-/* The payload of build_ingest.c: ts:be64 line:be64 file:be16, then per cell
- * column len:be32 (ABSENT = no cell) and the encoded value. */
-static int payload(job *j, const hfg_field *fields, uint64_t line, uint16_t file, hfg_buf *pl,
-                   char *why, size_t whylen) {
-  int64_t ts = j->ts;
-  if (j->ts_column >= 0 && hfg_stamp_parse(&j->stamp, &fields[j->ts_column], &ts, why, whylen))
-    return HFG_EPARSE;
-  uint8_t h[18];
-  hfg_put_be64(h, (uint64_t)ts);
-  hfg_put_be64(h + 8, line);
-  hfg_put_be16(h + 16, file);
-  if (hfg_buf_append(pl, h, sizeof h)) return HFG_ENOMEM;
-  for (size_t i = 0; i < j->ncols; i++) {
-    const hfg_field *f = &fields[j->cols[i].column];
-    if (f->len == 0 && j->o->empty == HFG_EMPTY_SKIP) {
-      if (hfg_buf_put_be32(pl, ABSENT)) return HFG_ENOMEM;
-      continue;
-    }
-    size_t at = pl->len;
-    if (hfg_buf_put_be32(pl, 0)) return HFG_ENOMEM;
-    char err[256];
-    int rc = hfg_value_encode(j->cols[i].enc, f->p, f->len, pl, err, sizeof err);
-    if (rc == HFG_ENOMEM) return rc;
-    if (rc) {
-      snprintf(why, whylen, "column %zu (%s): %s", j->cols[i].column + 1, j->cols[i].qualifier,
-               err);
-      return HFG_EPARSE;
-    }
-    hfg_put_be32(pl->p + at, (uint32_t)(pl->len - at - 4));
-  }
-  return 0;
-}
-
 /* One well-formed record: keyed into out, or rejected. */
 static int key_record(hfg_batch *b, const hfg_field *fields, size_t nfields, const char *file,
                       size_t file_idx, uint64_t line, uint64_t order, const uint8_t *raw,
@@ -255,9 +222,11 @@ static int key_record(hfg_batch *b, const hfg_field *fields, size_t nfields, con
     erc = HFG_EPARSE;
   }
   size_t pl_at = b->pls.len;
+  uint64_t nulls = 0;
   if (erc == 0)
-    erc = payload(j, fields, line, (uint16_t)(file_idx > UINT16_MAX ? UINT16_MAX : file_idx),
-                  &b->pls, why, sizeof why);
+    erc = hfg_build_payload(j, fields, line,
+                            (uint16_t)(file_idx > UINT16_MAX ? UINT16_MAX : file_idx), &b->pls,
+                            &nulls, why, sizeof why);
   if (erc == HFG_ENOMEM) return erc;
   if (erc) {
     b->pls.len = pl_at;

@@ -49,28 +49,27 @@ static int reject(job *j, const hfg_record *r, const char *reason) {
 /* Payload of a sorted row: ts:be64 line:be64 file:be16, then per cell column
  * len:be32 (ABSENT = no cell: an empty value skipped, or a NULL, counted in
  * *nulls) and the encoded value. */
-static int build_payload(job *j, const hfg_record *r, uint16_t file_idx, hfg_buf *pl,
-                         uint64_t *nulls, char *why, size_t whylen) {
-  hfg_buf_reset(pl);
+int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t file_idx,
+                      hfg_buf *pl, uint64_t *nulls, char *why, size_t whylen) {
   int64_t ts = j->ts;
   *nulls = 0;
-  if (j->ts_column >= 0 && r->fields[j->ts_column].is_null) {
+  if (j->ts_column >= 0 && fields[j->ts_column].is_null) {
     snprintf(why, whylen, "timestamp column '%s' is NULL", j->o->timestamp_column);
     return HFG_EPARSE;
   }
   if (j->ts_column >= 0 &&
-      hfg_stamp_parse(&j->stamp, &r->fields[j->ts_column], &ts, why, whylen))
+      hfg_stamp_parse(&j->stamp, &fields[j->ts_column], &ts, why, whylen))
     return HFG_EPARSE;
   /* room for the header, every length and every text value at once */
   size_t need = 18 + 4 * j->ncols;
-  for (size_t i = 0; i < j->ncols; i++) need += r->fields[j->cols[i].column].len;
+  for (size_t i = 0; i < j->ncols; i++) need += fields[j->cols[i].column].len;
   if (hfg_buf_reserve(pl, need)) return HFG_ENOMEM;
-  hfg_put_be64(pl->p, (uint64_t)ts);
-  hfg_put_be64(pl->p + 8, r->line);
-  hfg_put_be16(pl->p + 16, file_idx);
-  pl->len = 18;
+  hfg_put_be64(pl->p + pl->len, (uint64_t)ts);
+  hfg_put_be64(pl->p + pl->len + 8, line);
+  hfg_put_be16(pl->p + pl->len + 16, file_idx);
+  pl->len += 18;
   for (size_t i = 0; i < j->ncols; i++) {
-    const hfg_field *f = &r->fields[j->cols[i].column];
+    const hfg_field *f = &fields[j->cols[i].column];
     if (f->len == 0 && (f->is_null || j->o->empty == HFG_EMPTY_SKIP)) {
       *nulls += (uint64_t)f->is_null;
       if (hfg_buf_put_be32(pl, ABSENT)) return HFG_ENOMEM;
@@ -148,8 +147,11 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
       erc = HFG_EPARSE;
     }
     uint64_t nulls = 0;
-    if (erc == 0)
-      erc = build_payload(j, &rec, file_index(j, rec.file), &payload, &nulls, why, sizeof why);
+    if (erc == 0) {
+      hfg_buf_reset(&payload);
+      erc = hfg_build_payload(j, rec.fields, rec.line, file_index(j, rec.file), &payload, &nulls,
+                              why, sizeof why);
+    }
     if (erc == HFG_ENOMEM) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;

@@ -112,6 +112,13 @@ void hfg_build_job_free(job *j);
 
 /* build_ingest.c: reads every record into the sorter (or the rejects file). */
 int hfg_build_ingest(job *j, hfg_record_reader *rr);
+/* Appends a record's payload (the layout above) to pl: its timestamp (the job's, or
+ * the timestamp column's), line and file index, then each cell column's value;
+ * *nulls counts the SQL NULLs that make no cell. HFG_EPARSE with why for a
+ * record to reject (bad timestamp or value), HFG_ENOMEM. The batch API
+ * (batch.c) keys records with it too, so both write the same payload. */
+int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t file_idx,
+                      hfg_buf *pl, uint64_t *nulls, char *why, size_t whylen);
 
 /* build_emit.c: every region merged and written, regions on parallel threads. */
 int hfg_build_emit(job *j);
