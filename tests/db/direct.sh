@@ -16,22 +16,7 @@
 # usage: direct.sh HFILEGEN SOURCE_DIR
 # Exit 77 (ctest: skipped) only when neither server can be started here; a server that is
 # missing or fails to start is reported loudly and its part skipped.
-set -uo pipefail
-H=$1
-SRC=$2
-. "$SRC/tests/db/pg.sh"
-. "$SRC/tests/db/mariadb.sh"
-ORDERS="$SRC/tests/db/orders.py"
-T=$(mktemp -d)
-cleanup() {
-  pg_stop
-  mariadb_stop
-  rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-COLS=id,user_id,created_at,amount,status,note,payload
+. "$2/tests/db/prologue.sh" "$@"
 SECRET=S3cr3tPw
 fails=0
 ran=0
