@@ -379,6 +379,26 @@ static int check_encoding(hfg_record_reader *r) {
 
 /* Next record of the current input, without the field-count check. Returns
  * 1, HFG_EPARSE, 0 at the end of this input, or a fatal code. */
+/* After an overlong record's first line was rejected: drops bytes up to and
+ * including the next LF. 0 when done (or at end of input), 1 when the buffer
+ * was refilled and the caller must look again, < 0 on a read error. */
+static int skip_rest_of_line(hfg_record_reader *r) {
+  const char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
+  if (nl) {
+    r->pos = (size_t)(nl + 1 - r->buf);
+    r->line++;
+    r->skip_line = 0;
+    return 0;
+  }
+  r->pos = r->end;
+  if (r->eof) {
+    r->skip_line = 0;
+    return 0;
+  }
+  int rc = refill(r);
+  return rc ? rc : 1;
+}
+
 static int read_one(hfg_record_reader *r, hfg_record *rec) {
   for (;;) {
     int rc;
@@ -391,21 +411,9 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
       if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0) r->pos += 3;
       r->at_start = 0;
     }
-    if (r->skip_line) {
-      const char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
-      if (nl) {
-        r->pos = (size_t)(nl + 1 - r->buf);
-        r->line++;
-        r->skip_line = 0;
-      } else {
-        r->pos = r->end;
-        if (r->eof) {
-          r->skip_line = 0;
-        } else {
-          if ((rc = refill(r))) return rc;
-          continue;
-        }
-      }
+    if (r->skip_line) { /* the rest of an overlong line */
+      if ((rc = skip_rest_of_line(r)) < 0) return rc;
+      if (rc) continue;
     }
     /* blank lines */
     int more = 0;
@@ -467,21 +475,9 @@ static int read_one_dialect(hfg_record_reader *r, hfg_record *rec) {
       if ((rc = check_encoding(r))) return rc;
       r->at_start = 0;
     }
-    if (r->skip_line) { /* the rest of an overlong line, as in read_one */
-      const char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
-      if (nl) {
-        r->pos = (size_t)(nl + 1 - r->buf);
-        r->line++;
-        r->skip_line = 0;
-      } else {
-        r->pos = r->end;
-        if (r->eof) {
-          r->skip_line = 0;
-        } else {
-          if ((rc = refill(r))) return rc;
-          continue;
-        }
-      }
+    if (r->skip_line) { /* the rest of an overlong line */
+      if ((rc = skip_rest_of_line(r)) < 0) return rc;
+      if (rc) continue;
     }
     if (r->pos == r->end && r->eof) return 0;
     if (r->pos < r->end) {
