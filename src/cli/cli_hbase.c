@@ -1,5 +1,6 @@
 /* The CLI side of the live-table lookup: see cli_hbase.h. */
 #include "cli/cli_hbase.h"
+#include "cli/opts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,36 @@ int cli_hbase_flag(cli_hbase_args *a, int argc, char **argv, int *i, int take_ta
     return 1;
   }
   *dst = v;
+  if (dst == &a->table) a->table_from_job = 0;
   return 1;
+}
+
+int cli_hbase_job_key(void *ctx, const char *flag, const char *value) {
+  cli_hbase_args *a = ctx;
+  if (!cli_hbase_flag_takes_value(flag)) return 0;
+  char *av[] = {"job", (char *)flag, (char *)value, NULL};
+  int at = 1;
+  if (cli_hbase_flag(a, 3, av, &at, 1, "build") != 1) return -1;
+  if (!strcmp(flag, "--table")) a->table_from_job = 1;
+  return 1;
+}
+
+void cli_hbase_job_precedence(cli_hbase_args *a, const char **splits_file, int argc,
+                              char **argv, const char *cmd) {
+  int splits_flag = 0;
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--splits")) splits_flag = 1;
+  if (a->table && a->table_from_job && splits_flag) {
+    if (!cli_quiet)
+      fprintf(stderr, "hfilegen %s: --splits on the command line replaces the job file's "
+                      "table '%s'\n", cmd, a->table);
+    a->table = NULL;
+  } else if (a->table && !a->table_from_job && *splits_file && !splits_flag) {
+    if (!cli_quiet)
+      fprintf(stderr, "hfilegen %s: --table on the command line replaces the job file's "
+                      "splits %s\n", cmd, *splits_file);
+    *splits_file = NULL;
+  }
 }
 
 int cli_hbase_flag_takes_value(const char *f) {

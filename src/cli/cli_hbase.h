@@ -23,12 +23,25 @@ typedef struct cli_hbase_args {
   int have_site;
   char site_path[4096];
   char source[1024];   /* "table t (hbase:meta on host:port, ZooKeeper q)" */
+  int table_from_job;  /* table came from a job file's `table:` key, not --table */
 } cli_hbase_args;
 
 /* Consumes argv[*i] (and its value) when it is one of the flags above; --table only
  * when take_table. 1 consumed, 0 not ours, -1 bad or missing value (printed). */
 int cli_hbase_flag(cli_hbase_args *a, int argc, char **argv, int *i, int take_table,
                    const char *cmd);
+
+/* A job file's live-table keys (table, zookeeper, znode_parent, hbase_site,
+ * hbase_timeout, hbase_dump) into the cli_hbase_args `ctx`: a cli_job_key_fn
+ * (cli/opts.h). */
+int cli_hbase_job_key(void *ctx, const char *flag, const char *value);
+
+/* A job file's `table:` against a command-line --splits, or a job file's
+ * `splits:` against a command-line --table: the command line wins (flags override
+ * the job file), and a note says which was replaced. When both come from the same
+ * place they are left for the command's "exclude each other" error. */
+void cli_hbase_job_precedence(cli_hbase_args *a, const char **splits_file, int argc,
+                              char **argv, const char *cmd);
 
 /* 1 when `flag` is one of the flags above (including --table), which take a value. */
 int cli_hbase_flag_takes_value(const char *flag);

@@ -182,6 +182,7 @@ int cmd_build(int argc, char **argv) {
   memset(&live, 0, sizeof live);
   int rc = 2;
   /* the job file is read first so that flags override it */
+  cli_job_key_hook(cli_hbase_job_key, &live.hb);
   if (cli_load_job_args(argc, argv, &o, &inputs, &ninputs, &maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -213,6 +214,7 @@ int cmd_build(int argc, char **argv) {
     }
 #undef NEED
   }
+  cli_hbase_job_precedence(&live.hb, &o.splits_file, argc, argv, "build");
   o.inputs = inputs;
   o.ninputs = ninputs;
   o.mappings = maps;

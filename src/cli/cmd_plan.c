@@ -328,6 +328,7 @@ int cmd_plan(int argc, char **argv) {
   hfg_hbase_table live;
   memset(&live, 0, sizeof live);
   hfg_keylist *live_keys = NULL;
+  cli_job_key_hook(cli_hbase_job_key, &hb);
   if (cli_load_job_args(argc, argv, &o, &inputs, &ninputs, &maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -392,6 +393,7 @@ int cmd_plan(int argc, char **argv) {
     fprintf(stderr, "hfilegen plan: needs --rowkey and at least one input\n%s", USAGE);
     goto out;
   }
+  cli_hbase_job_precedence(&hb, &o.splits_file, argc, argv, "plan");
   if (o.splits_file && po.regions) {
     fprintf(stderr, "hfilegen plan: --splits and --regions exclude each other\n");
     goto out;

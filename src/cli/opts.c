@@ -498,6 +498,14 @@ static int job_room(const char *path, unsigned long line, const char *key, const
   return 0;
 }
 
+static cli_job_key_fn job_key_fn; /* cli_job_key_hook */
+static void *job_key_ctx;
+
+void cli_job_key_hook(cli_job_key_fn fn, void *ctx) {
+  job_key_fn = fn;
+  job_key_ctx = ctx;
+}
+
 static int job_apply(const char *path, unsigned long line, const char *key, const char *val,
                      hfg_build_options *o, job_lists *jl, char ***cols) {
   const char *v = keep(val);
@@ -517,6 +525,12 @@ static int job_apply(const char *path, unsigned long line, const char *key, cons
   snprintf(flag, sizeof flag, "--%s", key);
   for (char *p = flag; *p; p++)
     if (*p == '_') *p = '-';
+  int taken = job_key_fn ? job_key_fn(job_key_ctx, flag, v) : 0;
+  if (taken < 0) {
+    fprintf(stderr, "hfilegen: job file %s line %lu: key '%s'\n", path, line, key);
+    return -1;
+  }
+  if (taken) return 0;
   int dummy = 0;
   int is_bool = !strcmp(flag, "--header") || !strcmp(flag, "--keep-key-columns") ||
                 !strcmp(flag, "--quiet");
@@ -633,7 +647,9 @@ int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char **
   *maps = NULL;
   *ninputs = *nmaps = 0;
   job_lists jl = {inputs, maps, ninputs, nmaps, 0, 0, 1};
-  if (job_file && load_job(job_file, o, &jl)) return -1;
+  int rc = job_file ? load_job(job_file, o, &jl) : 0;
+  job_key_fn = NULL;
+  if (rc) return -1;
   /* then room for every word of the command line */
   size_t ci = *ninputs + (size_t)argc + 1, cm = *nmaps + (size_t)argc + 1;
   const char **in = realloc((void *)*inputs, ci * sizeof *in);

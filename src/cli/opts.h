@@ -33,6 +33,13 @@ int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, si
 int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char ***inputs,
                       size_t *ninputs, const char ***maps, size_t *nmaps);
 
+/* Keys of the next job file that a command takes besides the build flags (build
+ * and plan: the live-table keys of cli_hbase.h): fn gets each key as its flag
+ * ("--table") and value, and returns 1 taken, 0 not its own, -1 bad (printed).
+ * Cleared after every load. */
+typedef int (*cli_job_key_fn)(void *ctx, const char *flag, const char *value);
+void cli_job_key_hook(cli_job_key_fn fn, void *ctx);
+
 void cli_free_columns(char **cols, hfg_build_options *o);
 
 /* After all flags (o->inputs set): --incremental append needs --check-column

@@ -89,6 +89,29 @@ expect "plan: --regions and --table" 2 "excludes --splits and --regions" \
 expect "splits --table with generation flags" 2 "does not go with --table" \
   "$H" splits --table t --zookeeper 127.0.0.1:1 --rowkey '{id}'
 
+# the live-table keys in a job file; the command line overrides them
+printf 'id,v\n1,a\n2,b\n' > "$T/in.csv"
+printf 'table: t\nzookeeper: 127.0.0.1:1\nhbase_timeout: 1000\nrowkey: "{id}"\n' > "$T/live.yaml"
+expect "build: the job file's table and zookeeper" 1 "127.0.0.1:1 unreachable" \
+  "$H" build --job "$T/live.yaml" --out "$T/o" "$T/in.csv"
+expect "plan: the job file's table and zookeeper" 1 "127.0.0.1:1 unreachable" \
+  "$H" plan --job "$T/live.yaml" "$T/in.csv"
+expect "build: --zookeeper replaces the job file's" 1 "127.0.0.2:1 unreachable" \
+  "$H" build --job "$T/live.yaml" --zookeeper 127.0.0.2:1 --out "$T/o" "$T/in.csv"
+expect "build: --splits replaces the job file's table" 0 "replaces the job file's table 't'" \
+  "$H" build --job "$T/live.yaml" --splits "$T/splits.txt" --header --out "$T/o1" "$T/in.csv"
+[ -f "$T/o1/_SUCCESS" ] && ok || bad "build with --splits over the job's table published nothing"
+printf 'splits: %s\nrowkey: "{id}"\n' "$T/splits.txt" > "$T/splits.yaml"
+expect "build: --table replaces the job file's splits" 1 "replaces the job file's splits" \
+  "$H" build --job "$T/splits.yaml" --table t --zookeeper 127.0.0.1:1 --hbase-timeout 1000 \
+  --out "$T/o2" "$T/in.csv"
+printf 'table: t\nsplits: %s\nzookeeper: 127.0.0.1:1\nrowkey: "{id}"\n' "$T/splits.txt" > "$T/both.yaml"
+expect "build: the job file's table and splits" 2 "exclude each other" \
+  "$H" build --job "$T/both.yaml" --out "$T/o3" "$T/in.csv"
+printf 'table: ""\nrowkey: "{id}"\n' > "$T/empty.yaml"
+expect "build: empty table key names the job file line" 2 "empty.yaml line 1: key 'table'" \
+  "$H" build --job "$T/empty.yaml" --out "$T/o4" "$T/in.csv"
+
 # tools/export-splits.sh is a wrapper of splits --table
 expect "export-splits.sh runs splits --table" 1 "127.0.0.1:1 unreachable" \
   env HFILEGEN="$H" bash "$SRC/tools/export-splits.sh" t --zookeeper 127.0.0.1:1 --hbase-timeout 1000
