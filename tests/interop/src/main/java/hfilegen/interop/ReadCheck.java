@@ -229,7 +229,6 @@ public final class ReadCheck {
     long fileLen = Files.size(file);
     long end = fileLen - tr.getTrailerSize();
     long loadOnOpen = tr.getLoadOnOpenDataOffset();
-    HFileBlock.FSReader fsr = reader.getUncachedBlockReader();
     List<BlockType> loadOnOpenTypes = new ArrayList<>();
     long prevData = -1;
     long off = 0;
@@ -244,7 +243,7 @@ public final class ReadCheck {
         }
         HFileBlock b;
         try {
-          b = fsr.readBlockData(off, -1, true, false, true);
+          b = HFileInternals.readBlock(reader, off);
         } catch (Exception e) {
           throw new Fail("HBase block reader failed", where, e);
         }
@@ -260,7 +259,7 @@ public final class ReadCheck {
           checkBlockChecksum(raw, off, b);
           HFileBlock u;
           try {
-            u = b.unpack(reader.getFileContext(), fsr);
+            u = HFileInternals.unpack(reader, b);
           } catch (Exception e) {
             throw new Fail("HBase could not decompress " + b.getBlockType() + " block", where, e);
           }
