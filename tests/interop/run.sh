@@ -202,7 +202,10 @@ if [ -n "$CASES" ]; then
 fi
 
 # (d) bulk load: self-test cases plus hfilegen's cases, all on one mini cluster
-BULK_CASES=("$WORK"/bulk-selftest/*/)
+BULK_CASES=()
+for d in "$WORK"/bulk-selftest/*/; do
+  [ -d "$d" ] && BULK_CASES+=("$d")
+done
 if [ -n "$CASES" ] && [ -d "$CASES/bulk" ]; then
   for d in "$CASES"/bulk/*/; do
     [ -d "$d" ] && BULK_CASES+=("$d")

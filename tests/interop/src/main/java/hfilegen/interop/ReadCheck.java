@@ -209,6 +209,10 @@ public final class ReadCheck {
         throw new Skip("zstd_framing=hadoop needs Hadoop's native libhadoop with zstd, which this "
           + "JVM does not have; HBase cannot read such a file here");
       }
+      String noZstd = "hbase".equals(framing) ? Props.hbaseZstdUnusable() : null;
+      if (noZstd != null) {
+        throw new Skip("zstd_framing=hbase: " + noZstd + "; HBase cannot read such a file here");
+      }
       Props.useZstdFraming(conf, framing);
     }
     byte[] family = Bytes.toBytes(props.require("family"));
