@@ -3,8 +3,9 @@
  * (format-specs/codecs.md):
  *   NONE         payload as is
  *   GZ           one RFC 1952 gzip member per block, header 1f 8b 08 00 00000000
- *                00 00 as HBase's own writer emits it (deflate by ISA-L igzip when
- *                built with ISA-L, zlib otherwise; both are standard deflate)
+ *                00 00 as HBase's own writer emits it; by default zlib raw deflate
+ *                with HBase's parameters (HBase's exact bytes), or ISA-L igzip on
+ *                request (HFG_GZ_LEVEL_ISAL: standard deflate, other bytes)
  *   SNAPPY, LZ4  Hadoop BlockCompressorStream framing: BE int32 raw length, then
  *                (BE int32 compressed length, raw snappy / LZ4 block) chunks of at
  *                most the codec's MAX_INPUT_SIZE raw bytes; a block larger than
