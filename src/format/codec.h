@@ -37,7 +37,8 @@ typedef struct hfg_compressor hfg_compressor;
 
 /* GZ back end flag, or'ed into a GZ level: ISA-L igzip instead of zlib for
  * blocks of 4 KiB and more (valid GZ, not HBase's bytes). With no level bits
- * (HFG_GZ_LEVEL_ISAL alone) the level is HFG_GZ_ISAL_DEFAULT_LEVEL. */
+ * (HFG_GZ_LEVEL_ISAL alone) the level is HFG_GZ_ISAL_DEFAULT_LEVEL. The writer
+ * folds hfg_writer_options.gz_impl in here; GZ levels proper stay below 0x100. */
 #define HFG_GZ_LEVEL_ISAL 0x100
 #define HFG_GZ_ISAL_DEFAULT_LEVEL 1
 /* 1 when the library was built with ISA-L (HFG_GZ_LEVEL_ISAL works). */
