@@ -12,6 +12,9 @@
 #   --slice    input of ImportTsv and of hfilegen's same-slice runs (default min(size, 256M))
 #   --work     scratch directory (default ${TMPDIR:-/tmp}/hfilegen-bench); removed unless --keep
 #   --results  where latest.md/.svg/.png/-runs.tsv go (default bench/results)
+#   --gz-impl  hfilegen's GZ engine for the gz runs: isal (default: igzip level 1, what the
+#              limit model's gz probe measures) or zlib (hfilegen's default, HBase's level 6
+#              and bytes; needs no ISA-L)
 # Not part of CI: it needs minutes and several GB of scratch space.
 set -euo pipefail
 
@@ -30,7 +33,8 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1; shift ;;
     --keep) KEEP=1; shift ;;
     --results) RESULTS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --gz-impl) GZ_IMPL="$2"; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -57,6 +61,7 @@ TS=1720000000000                       # one fixed cell timestamp for every tool
 REGION=3                               # the region the single-region comparisons use
 COLUMNS="HBASE_ROW_KEY,cf:user_id,cf:created_at,cf:amount,cf:status,cf:note"
 CODECS=(lz4 gz none)
+GZ_IMPL=${GZ_IMPL:-isal}                # --gz-impl: hfilegen's GZ engine in every gz run
 SPLITS="$ROOT/samples/splits/salt10.txt"   # 1..9: ten regions for {id % 10}|{id}
 BUILD="$ROOT/build-bench"
 HFG="$BUILD/hfilegen"
@@ -163,9 +168,11 @@ out_bytes() { find "$1" -path '*/cf/*' -type f ! -name '.*' -printf '%s\n' | awk
 
 hfg_build() { # id codec input memory outdir
   rm -rf "$5"
+  local gz=()
+  [ "$2" = gz ] && gz=(--gz-impl "$GZ_IMPL")
   timed "$1" "$HFG" build --rowkey '{id % 10}|{id}' --splits "$SPLITS" --out "$5" --codec "$2" \
     --bloom row --block-size 64k --checksum crc32c --timestamp "$TS" --memory "$4" \
-    "$3"
+    "${gz[@]}" "$3"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -237,7 +244,7 @@ WB_ARGS=(--input "$DATA/region.tsv" --columns "$COLUMNS" --timestamp "$TS" --cod
 w=$(timed writer-java java "${JAVA_OPTS[@]}" -cp "$CP" hfilegen.bench.WriterBench "${WB_ARGS[@]}" \
       --out "$OUT/writer-java")
 rec "id=writer-java tool=writer-java wall=$w"
-w=$(timed writer-c "$BIN/writer_bench" "${WB_ARGS[@]}" --out "$OUT/writer-c")
+w=$(timed writer-c "$BIN/writer_bench" "${WB_ARGS[@]}" --gz-impl "$GZ_IMPL" --out "$OUT/writer-c")
 rec "id=writer-c tool=writer-c wall=$w"
 files=()
 for t in java c; do

@@ -7,7 +7,7 @@
  * without a sync), so the two loops do the same work.
  *
  *   writer_bench --input REGION.tsv --columns HBASE_ROW_KEY,cf:a,... --timestamp MS
- *                --codecs lz4,gz,none --reps 3 --out DIR
+ *                --codecs lz4,gz,none --reps 3 --out DIR [--gz-impl zlib|isal]
  *
  * Rows are appended with hfg_writer_append_puts, as hfilegen build does.
  * Loading, splitting and sorting the rows happen before the clock starts; each
@@ -65,6 +65,7 @@ int main(int argc, char **argv) {
   const char *input = NULL, *columns = NULL, *out = NULL, *codecs = "lz4";
   long long ts = -1;
   int reps = 3;
+  int gz_impl = HFG_GZ_ZLIB;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--input")) input = argv[i + 1];
     else if (!strcmp(argv[i], "--columns")) columns = argv[i + 1];
@@ -72,11 +73,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--codecs")) codecs = argv[i + 1];
     else if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--out")) out = argv[i + 1];
+    else if (!strcmp(argv[i], "--gz-impl")) gz_impl = !strcmp(argv[i + 1], "isal") ? HFG_GZ_ISAL : HFG_GZ_ZLIB;
     else fail("unknown option");
   }
   if (!input || !columns || !out || ts < 0) {
     fprintf(stderr, "usage: writer_bench --input TSV --columns HBASE_ROW_KEY,cf:q,... "
-                    "--timestamp MS --codecs lz4,gz,none --reps N --out DIR\n");
+                    "--timestamp MS --codecs lz4,gz,none --reps N --out DIR [--gz-impl zlib|isal]\n");
     return 2;
   }
 
@@ -138,6 +140,7 @@ int main(int argc, char **argv) {
   for (char *name = strtok_r(cl, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
     hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
     if (hfg_codec_parse(name, &o.codec)) fail("unknown codec");
+    o.gz_impl = gz_impl;
     o.bloom = HFG_BLOOM_ROW;
     o.checksum = HFG_CHECKSUM_CRC32C;
     o.bytes_per_checksum = 16384;

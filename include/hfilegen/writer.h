@@ -46,11 +46,24 @@ typedef struct hfg_writer_options {
   int fsync;                        /* fsync the file in finish, default 1 */
   hfg_encoding encoding;            /* DATA_BLOCK_ENCODING, default NONE (format-specs/encodings.md) */
   uint32_t bloom_prefix_length;     /* ROWPREFIX bloom: RowPrefixBloomFilter.prefix_length (> 0) */
+  int gz_impl;                      /* GZ deflate engine, HFG_GZ_ZLIB (default) or HFG_GZ_ISAL */
 } hfg_writer_options;
+
+/* GZ engines (hfg_writer_options.gz_impl). HFG_GZ_ZLIB deflates every block as
+ * HBase does (zlib raw deflate with HBase's level 6 unless codec_level says
+ * otherwise): with the same zlib release the blocks are byte-identical to
+ * HBase's. HFG_GZ_ISAL (builds with ISA-L only, else open fails with
+ * HFG_EINVAL) uses igzip for blocks of 4 KiB and more, at igzip level 1 unless
+ * codec_level says otherwise: several times faster, valid GZ that HBase reads,
+ * not HBase's bytes. Both are deterministic (the same bytes every run, at any
+ * thread count). */
+#define HFG_GZ_ZLIB 0
+#define HFG_GZ_ISAL 1
 
 #define HFG_WRITER_OPTIONS_INIT                                                          \
   {HFG_WRITER_OPTIONS_VERSION, HFG_CODEC_NONE, -1, HFG_CHECKSUM_CRC32C, 16384, 65536,   \
-   131072, 16, HFG_BLOOM_ROW, 0.01f, 131072, 7, 0, -1, NULL, 1, 0, 1, HFG_ENCODING_NONE, 0}
+   131072, 16, HFG_BLOOM_ROW, 0.01f, 131072, 7, 0, -1, NULL, 1, 0, 1, HFG_ENCODING_NONE, 0,  \
+   HFG_GZ_ZLIB}
 
 typedef struct hfg_writer hfg_writer;
 

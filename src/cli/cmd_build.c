@@ -44,6 +44,8 @@ static const char USAGE[] =
     "         bytes-per-checksum for one family)\n"
     "         --encoding none|prefix|diff|fast_diff|row_index_v1 (DATA_BLOCK_ENCODING;\n"
     "         family option encoding)\n"
+    "         --gz-impl zlib|isal (GZ engine: zlib gives HBase's bytes; isal, if built\n"
+    "         with ISA-L, is several times faster, valid GZ, not HBase's bytes)\n"
     "run:     --memory 1g  --tmp-dir DIR  --spill-compression none|lz4  --threads N\n"
     "         --on-duplicate error|last|first\n"
     "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n"

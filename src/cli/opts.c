@@ -462,6 +462,10 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   } else if (!strcmp(a, "--encoding")) {
     if (hfg_encoding_parse(v, &o->hfile.encoding))
       return bad(a, v, "expected none, prefix, diff, fast_diff or row_index_v1");
+  } else if (!strcmp(a, "--gz-impl")) {
+    if (!strcasecmp(v, "zlib")) o->hfile.gz_impl = HFG_GZ_ZLIB;
+    else if (!strcasecmp(v, "isal") || !strcasecmp(v, "isa-l")) o->hfile.gz_impl = HFG_GZ_ISAL;
+    else return bad(a, v, "expected zlib (HBase's bytes, the default) or isal");
   } else {
     (*i)--;
     return bad(a, v, "unknown flag (see hfilegen build --help)");

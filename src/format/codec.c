@@ -54,7 +54,7 @@ int hfg_codec_hbase_ordinal(hfg_codec c) {
 
 int hfg_codec_default_level(hfg_codec c) {
   switch (c) {
-    case HFG_CODEC_GZ: return 1;
+    case HFG_CODEC_GZ: return 6; /* zlib's Z_DEFAULT_COMPRESSION, as HBase */
     case HFG_CODEC_ZSTD_HADOOP:
     case HFG_CODEC_ZSTD_HBASE: return 3;
     default: return 0;
@@ -81,11 +81,17 @@ hfg_compressor *hfg_compressor_new(hfg_codec c, int level) {
   hfg_compressor *z = hfg_calloc(1, sizeof *z);
   if (!z) return NULL;
   z->codec = c;
+  int gz_isal = c == HFG_CODEC_GZ && level >= 0 && (level & HFG_GZ_LEVEL_ISAL);
+  if (gz_isal) {
+    if (!hfg_gz_isal_available()) goto fail;
+    level &= ~HFG_GZ_LEVEL_ISAL;
+    if (level == 0) level = HFG_GZ_ISAL_DEFAULT_LEVEL;
+  }
   if (level < 0) level = hfg_codec_default_level(c);
   switch (c) {
     case HFG_CODEC_GZ:
       z->level = clamp(level, 1, 9);
-      z->gz = hfg_gz_enc_new(z->level, 0);
+      z->gz = hfg_gz_enc_new(z->level, gz_isal);
       if (!z->gz) goto fail;
       break;
     case HFG_CODEC_LZ4:
@@ -113,7 +119,7 @@ hfg_compressor *hfg_compressor_new_gz_zlib(int level) {
   if (!z) return NULL;
   z->codec = HFG_CODEC_GZ;
   z->level = clamp(level < 0 ? hfg_codec_default_level(HFG_CODEC_GZ) : level, 1, 9);
-  z->gz = hfg_gz_enc_new(z->level, 1);
+  z->gz = hfg_gz_enc_new(z->level, 0);
   if (!z->gz) {
     hfg_free(z);
     return NULL;

@@ -3,8 +3,9 @@
  * (format-specs/codecs.md):
  *   NONE         payload as is
  *   GZ           one RFC 1952 gzip member per block, header 1f 8b 08 00 00000000
- *                00 00 as HBase's own writer emits it (deflate by ISA-L igzip when
- *                built with ISA-L, zlib otherwise; both are standard deflate)
+ *                00 00 as HBase's own writer emits it; by default zlib raw deflate
+ *                with HBase's parameters (HBase's exact bytes), or ISA-L igzip on
+ *                request (HFG_GZ_LEVEL_ISAL: standard deflate, other bytes)
  *   SNAPPY, LZ4  Hadoop BlockCompressorStream framing: BE int32 raw length, then
  *                (BE int32 compressed length, raw snappy / LZ4 block) chunks of at
  *                most the codec's MAX_INPUT_SIZE raw bytes; a block larger than
@@ -34,11 +35,22 @@ int hfg_codec_hbase_ordinal(hfg_codec c);
 
 typedef struct hfg_compressor hfg_compressor;
 
+/* GZ back end flag, or'ed into a GZ level: ISA-L igzip instead of zlib for
+ * blocks of 4 KiB and more (valid GZ, not HBase's bytes). With no level bits
+ * (HFG_GZ_LEVEL_ISAL alone) the level is HFG_GZ_ISAL_DEFAULT_LEVEL. The writer
+ * folds hfg_writer_options.gz_impl in here; GZ levels proper stay below 0x100. */
+#define HFG_GZ_LEVEL_ISAL 0x100
+#define HFG_GZ_ISAL_DEFAULT_LEVEL 1
+/* 1 when the library was built with ISA-L (HFG_GZ_LEVEL_ISAL works). */
+int hfg_gz_isal_available(void);
+
 /* level < 0 picks the codec's default level (hfg_codec_default_level). Levels
- * outside a codec's range are clamped: GZ 1..9 (zlib's scale; the ISA-L back end
- * maps 1 -> igzip 1, 2..5 -> 2, 6..9 -> 3), ZSTD 1..ZSTD_maxCLevel(). NONE,
+ * outside a codec's range are clamped: GZ 1..9 (zlib's scale; without
+ * HFG_GZ_LEVEL_ISAL zlib deflates exactly as HBase does, byte for byte; with it
+ * igzip maps 1 -> igzip 1, 2..5 -> 2, 6..9 -> 3), ZSTD 1..ZSTD_maxCLevel(). NONE,
  * SNAPPY and LZ4 have no levels (Hadoop's Lz4Codec uses the fast LZ4 compressor,
- * not LZ4HC, by default). Returns NULL on ENOMEM or when c is not a codec.
+ * not LZ4HC, by default). Returns NULL on ENOMEM, when c is not a codec, or for
+ * HFG_GZ_LEVEL_ISAL in a build without ISA-L.
  * All contexts are allocated here (zstd's workspace on the first block), so
  * steady-state compression allocates nothing but growth of `out`. */
 hfg_compressor *hfg_compressor_new(hfg_codec c, int level);
@@ -55,8 +67,8 @@ int hfg_compressor_level(const hfg_compressor *z);
  * "isa-l", "zlib", "snappy", "lz4", "zstd". */
 const char *hfg_compressor_impl(const hfg_compressor *z);
 
-/* Default level of a codec: GZ 1 (speed; HBase itself uses zlib's default 6, the
- * format is the same), ZSTD 3 (Hadoop's io.compression.codec.zstd.level default,
+/* Default level of a codec: GZ 6 (zlib's default, which HBase uses: Hadoop's
+ * zlib.compress.level defaults to DEFAULT_COMPRESSION), ZSTD 3 (Hadoop's io.compression.codec.zstd.level default,
  * which HBase's hbase.io.compress.zstd.level falls back to), 0 otherwise. */
 int hfg_codec_default_level(hfg_codec c);
 

@@ -1,23 +1,29 @@
 /*
  * GZ: one RFC 1952 gzip member per block (format-specs/codecs.md, "GZ").
  *
- * We write the 10-byte header ourselves, byte for byte the one HBase's own
- * writer puts on its blocks (ReusableStreamGzipCodec copies it from
- * java.util.zip.GZIPOutputStream: 1f 8b 08 00 00000000 00 00), so both back
- * ends give the same header: FLG 0 (no optional fields, which Hadoop's pure-Java
- * BuiltInGzipDecompressor and native zlib both accept), MTIME 0, XFL 0, OS 0.
- * The deflate stream and the trailer (CRC-32 and ISIZE, little-endian as gzip
- * requires) come from ISA-L igzip (stateless, IGZIP_GZIP_NO_HDR: no header,
- * trailer included) when built with ISA-L, otherwise from zlib raw deflate and
- * our own trailer.
+ * By default every block is deflated exactly as HBase deflates it, so GZ
+ * blocks are byte-identical to HBase's own (the interop harness's SameBytes
+ * step checks it): HBase 2.5/2.6/3.0 on Hadoop 3.3.1+ without native libhadoop
+ * compresses a block with Hadoop's BuiltInGzipCompressor behind a
+ * CompressorStream, one member per block (resetState, write, flush, finish):
+ *   - the fixed header 1f 8b 08 00 00000000 00 00 (FLG, MTIME, XFL, OS all 0),
+ *   - java.util.zip.Deflater(level, nowrap): zlib raw deflate, windowBits 15,
+ *     memLevel 8, at Hadoop's zlib.compress.level (default -1 = zlib level 6)
+ *     and zlib.compress.strategy (default Z_DEFAULT_STRATEGY),
+ *   - CRC-32 and ISIZE, little-endian.
+ * Deflate's output is a function of the input, those parameters and the zlib
+ * build: Java's Deflater uses the JDK's zlib (Debian's OpenJDK links the
+ * system libz, the one we link), so the bytes match HBase's when both use the
+ * same zlib release (format-specs/codecs.md lists what was compared).
  *
- * Blocks under GZ_ISAL_MIN bytes always go to zlib, even with ISA-L: igzip
- * (2.30, AVX-512 build) encoded the same tiny block (80-140 bytes; its
- * stateless path shrinks the hash table for inputs under 4 KiB) two ways in
- * different runs, with the context's state and level buffer zeroed first, so
- * GZ output was not byte-identical run to run (issue #11). zlib is
- * deterministic, and for blocks this small its speed does not matter. Every
- * block's encoding is thus a function of its bytes and the level alone.
+ * HFG_GZ_LEVEL_ISAL selects ISA-L igzip instead (hfg_writer_options.gz_impl):
+ * valid GZ, several times faster, but not HBase's bytes. igzip writes the
+ * deflate stream and the trailer (stateless, IGZIP_GZIP_NO_HDR); we write the
+ * same header. Blocks under GZ_ISAL_MIN bytes still go to zlib: igzip (2.30,
+ * AVX-512 build) encoded the same tiny block (80-140 bytes; its stateless path
+ * shrinks the hash table for inputs under 4 KiB) two ways in different runs,
+ * with the context's state and level buffer zeroed first (issue #11). So in
+ * either mode a block's encoding is a function of its bytes and the level.
  *
  * Decoding always uses zlib in gzip-only mode (windowBits 15+16), matching the
  * strictest HBase reader (BuiltInGzipDecompressor rejects zlib/raw streams).
@@ -35,6 +41,8 @@
 #include "format/codec_internal.h"
 #include "util/alloc.h"
 
+/* BuiltInGzipCompressor's header (Hadoop 3.3.1+; older Hadoop's
+ * ReusableGzipOutputStream copied GZIPOutputStream's, which has OS = ff on JDK 16+). */
 static const uint8_t hbase_gz_header[10] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
 #define GZ_HEADER_LEN 10
 #define GZ_TRAILER_LEN 8
@@ -74,12 +82,20 @@ static void put_le32(uint8_t *p, uint32_t v) {
   p[3] = (uint8_t)(v >> 24);
 }
 
-hfg_gz_enc *hfg_gz_enc_new(int level, int force_zlib) {
+int hfg_gz_isal_available(void) {
+#ifdef HFG_HAVE_ISAL
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+hfg_gz_enc *hfg_gz_enc_new(int level, int use_isal) {
   hfg_gz_enc *g = hfg_calloc(1, sizeof *g);
   if (!g) return NULL;
   g->level = level;
 #ifdef HFG_HAVE_ISAL
-  if (!force_zlib) {
+  if (use_isal) {
     /* igzip has levels 1..3; spread zlib's 1..9 over them. */
     g->use_isal = 1;
     g->isal_level = level <= 1 ? 1 : level <= 5 ? 2 : 3;
@@ -93,12 +109,16 @@ hfg_gz_enc *hfg_gz_enc_new(int level, int force_zlib) {
     }
   }
 #else
-  (void)force_zlib;
+  if (use_isal) { /* callers check hfg_gz_isal_available first */
+    hfg_free(g);
+    return NULL;
+  }
 #endif
   g->zs.zalloc = z_alloc;
   g->zs.zfree = z_free;
   g->zs.opaque = Z_NULL;
-  /* Raw deflate (negative windowBits): we frame it as gzip ourselves. */
+  /* Raw deflate (negative windowBits), framed as gzip by us: what Java's
+   * Deflater(level, nowrap = true) asks of zlib (MAX_WBITS, DEF_MEM_LEVEL 8). */
   if (deflateInit2(&g->zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     hfg_gz_enc_free(g);
     return NULL;

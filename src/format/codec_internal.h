@@ -1,7 +1,7 @@
 /*
  * Private glue between the codec_*.c files (format-specs/codecs.md). Nothing
  * here is part of the library's API; tests include it to reach the zlib GZ
- * back end on builds that prefer ISA-L.
+ * back end directly.
  */
 #ifndef HFG_FORMAT_CODEC_INTERNAL_H
 #define HFG_FORMAT_CODEC_INTERNAL_H
@@ -33,13 +33,16 @@ struct hfg_compressor {
 };
 
 /* ---- codec_gz.c: one gzip member per block ---- */
-hfg_gz_enc *hfg_gz_enc_new(int level, int force_zlib);
+/* level on zlib's 1..9 scale; use_isal: ISA-L igzip for blocks of 4 KiB and
+ * more (NULL when built without ISA-L). */
+hfg_gz_enc *hfg_gz_enc_new(int level, int use_isal);
 void hfg_gz_enc_free(hfg_gz_enc *g);
 const char *hfg_gz_enc_impl(const hfg_gz_enc *g);
 int hfg_gz_compress(hfg_gz_enc *g, const uint8_t *src, size_t n, hfg_buf *out, hfg_err *err);
 int hfg_gz_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t raw_len, hfg_err *err);
 
-/* Test hook: a GZ compressor on the zlib back end even when ISA-L is built in. */
+/* Test hook: a GZ compressor on the zlib back end (HBase's bytes), as
+ * hfg_compressor_new(HFG_CODEC_GZ, level) without HFG_GZ_LEVEL_ISAL. */
 hfg_compressor *hfg_compressor_new_gz_zlib(int level);
 
 /* ---- codec_zstd.c: contexts (allocating through util/alloc.h) and frames ---- */

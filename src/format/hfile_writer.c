@@ -356,6 +356,14 @@ static int writer_new(const char *family, const hfg_writer_options *opts, hfg_wr
                        w->o.checksum);
   if ((unsigned)w->o.codec >= HFG_CODEC_COUNT_)
     return hfg_err_set(&w->err, HFG_EINVAL, "unknown codec %d", w->o.codec);
+  if (w->o.gz_impl != HFG_GZ_ZLIB && w->o.gz_impl != HFG_GZ_ISAL)
+    return hfg_err_set(&w->err, HFG_EINVAL, "unknown GZ engine %d", w->o.gz_impl);
+  if (w->o.codec == HFG_CODEC_GZ && w->o.gz_impl == HFG_GZ_ISAL) {
+    if (!hfg_gz_isal_available())
+      return hfg_err_set(&w->err, HFG_EINVAL, "GZ engine isal: this hfilegen was built without ISA-L");
+    /* the block encoders take the engine folded into the level */
+    w->o.codec_level = (w->o.codec_level < 0 ? 0 : w->o.codec_level) | HFG_GZ_LEVEL_ISAL;
+  }
   if ((unsigned)w->o.encoding >= HFG_ENCODING_COUNT_)
     return hfg_err_set(&w->err, HFG_EINVAL, "unknown data block encoding %d", w->o.encoding);
   if (w->o.encoding != HFG_ENCODING_NONE) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "format/codec.h"
 #include "pipeline/build_internal.h"
 #include "util/alloc.h"
 
@@ -135,6 +136,12 @@ static int setup_family_options(job *j) {
                   spec);
     if (bad) return fail(j, HFG_EINVAL, "family option '%s': bad value '%s'", spec, v);
   }
+  /* before any record is read, rather than when the first file opens */
+  for (size_t f = 0; f < j->nfamilies; f++)
+    if (j->family_hfile[f].codec == HFG_CODEC_GZ && j->family_hfile[f].gz_impl == HFG_GZ_ISAL &&
+        !hfg_gz_isal_available())
+      return fail(j, HFG_EINVAL, "family '%s': GZ engine isal: this hfilegen was built without ISA-L "
+                  "(use the default zlib engine)", j->families[f]);
   return 0;
 }
 

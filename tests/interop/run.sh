@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # HBase interop checks for hfilegen. See README.md beside this file.
 #
-#   tests/interop/run.sh [--hbase 2.6|2.5] [--hfilegen PATH] [--cases DIR] [--work DIR]
+#   tests/interop/run.sh [--hbase 2.6|2.5|3.0] [--hfilegen PATH] [--cases DIR] [--work DIR]
 #                        [--live-only]
 #
 # Builds the Java harness with Maven (downloads from Maven Central on first use), then:
@@ -15,6 +15,8 @@
 #       `hfilegen inspect --cells --tsv FILE` diffed against FILE's .cells.tsv
 #   (f) with --hfilegen: LiveTableCheck - hfilegen's HBase client (splits/build/verify --table)
 #       against a live mini cluster; --live-only runs the build and this step alone
+# --hbase 3.0 (3.0.0-beta-1) runs the reader-side steps only: (a) WriteReference, (b), (s), (c),
+# (c2), (e); WriteBulkCase, (d) and (f) print SKIP naming the artifacts the mini cluster lacks.
 # Prints one "N passed, M failed" line totalling every check; exits non-zero on any failure.
 set -u -o pipefail
 
@@ -26,7 +28,7 @@ WORK=""
 LIVE_ONLY=0
 
 usage() {
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -43,8 +45,24 @@ while [ $# -gt 0 ]; do
 done
 case "$HBASE" in
   2.6|2.5) ;;
-  *) echo "run.sh: --hbase must be 2.6 or 2.5" >&2; exit 2 ;;
+  3.0) ;;
+  *) echo "run.sh: --hbase must be 2.6, 2.5 or 3.0" >&2; exit 2 ;;
 esac
+# HBase 3.0.0-beta-1: the mini cluster's modules are not served by the Maven Central reachable
+# here (retried 2026-12-01), so the pom's minicluster profile is off and the steps needing it
+# are skipped (printed, never counted as passed).
+READERS_ONLY=0
+MVN_EXTRA=()
+if [ "$HBASE" = 3.0 ]; then
+  READERS_ONLY=1
+  MVN_EXTRA=(-Dharness.readers.only)
+  MISSING_30="hbase-http, hbase-procedure, hbase-zookeeper (+tests), hbase-replication, hbase-balancer, hbase-asyncfs (+tests) 3.0.0-beta-1 are not on Maven Central here, and 3.0's HBaseTestingUtil would need a 3.0 variant of the check"
+fi
+SKIPPED_STEPS=0
+skip_step() { # description
+  echo "SKIP $1 (HBase $HBASE: $MISSING_30)"
+  SKIPPED_STEPS=$((SKIPPED_STEPS + 1))
+}
 
 TARGET="$HERE/target/hbase-$HBASE"
 WORK="${WORK:-$TARGET/work}"
@@ -84,7 +102,7 @@ tally() { # output-file exit-code
 # --- build -----------------------------------------------------------------------------------
 echo "== build: Maven, profile hbase$HBASE (the first run downloads from Maven Central)"
 T0="$(now)"
-if ! (cd "$HERE" && mvn -q -B "-Phbase$HBASE" compile dependency:build-classpath \
+if ! (cd "$HERE" && mvn -q -B "-Phbase$HBASE" ${MVN_EXTRA[@]+"${MVN_EXTRA[@]}"} compile dependency:build-classpath \
       "-Dmdep.outputFile=$TARGET/classpath.txt") > "$LOGS/build.log" 2>&1; then
   tail -n 40 "$LOGS/build.log"
   echo "build failed (full log: $LOGS/build.log)"
@@ -127,7 +145,9 @@ step() { # name description class args...
 
 # (f) hfilegen's HBase client against a live table (its own mini cluster)
 live_step() {
-  if [ -n "$HFILEGEN" ] && [ -x "$HFILEGEN" ]; then
+  if [ "$READERS_ONLY" -eq 1 ]; then
+    skip_step "(f) LiveTableCheck"
+  elif [ -n "$HFILEGEN" ] && [ -x "$HFILEGEN" ]; then
     step livetable "(f) LiveTableCheck: hfilegen --table against a live mini cluster" \
       LiveTableCheck "$(cd "$(dirname "$HFILEGEN")" && pwd)/$(basename "$HFILEGEN")" "$WORK/live"
     tally "$LOGS/livetable.out" $?
@@ -139,6 +159,7 @@ if [ "$LIVE_ONLY" -eq 1 ]; then
   live_step
   echo "== total (HBase $HBASE)"
   echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+  [ "$SKIPPED_STEPS" -eq 0 ] || echo "($SKIPPED_STEPS steps skipped, not counted: see SKIP above)"
   [ "$TOTAL_FAIL" -eq 0 ]
   exit
 fi
@@ -146,8 +167,13 @@ fi
 # (a) reference files written by HBase, and bulk-load self-test cases
 step write-reference "(a) WriteReference $WORK/ref" WriteReference "$WORK/ref"
 RC=$?
-step write-bulk-case "(a) WriteBulkCase $WORK/bulk-selftest" WriteBulkCase "$WORK/bulk-selftest"
-RC2=$?
+RC2=0
+if [ "$READERS_ONLY" -eq 1 ]; then
+  skip_step "(a) WriteBulkCase (its cases are for BulkLoadCheck)"
+else
+  step write-bulk-case "(a) WriteBulkCase $WORK/bulk-selftest" WriteBulkCase "$WORK/bulk-selftest"
+  RC2=$?
+fi
 if [ "$RC" -ne 0 ] || [ "$RC2" -ne 0 ]; then
   echo "FAIL writing reference files; cannot go on"
   echo "$TOTAL_PASS passed, $((TOTAL_FAIL + 1)) failed"
@@ -176,15 +202,22 @@ if [ -n "$CASES" ]; then
 fi
 
 # (d) bulk load: self-test cases plus hfilegen's cases, all on one mini cluster
-BULK_CASES=("$WORK"/bulk-selftest/*/)
+BULK_CASES=()
+for d in "$WORK"/bulk-selftest/*/; do
+  [ -d "$d" ] && BULK_CASES+=("$d")
+done
 if [ -n "$CASES" ] && [ -d "$CASES/bulk" ]; then
   for d in "$CASES"/bulk/*/; do
     [ -d "$d" ] && BULK_CASES+=("$d")
   done
 fi
-step bulkload "(d) BulkLoadCheck (${#BULK_CASES[@]} cases, one mini cluster)" BulkLoadCheck \
-  "${BULK_CASES[@]%/}"
-tally "$LOGS/bulkload.out" $?
+if [ "$READERS_ONLY" -eq 1 ]; then
+  skip_step "(d) BulkLoadCheck (${#BULK_CASES[@]} cases)"
+else
+  step bulkload "(d) BulkLoadCheck (${#BULK_CASES[@]} cases, one mini cluster)" BulkLoadCheck \
+    "${BULK_CASES[@]%/}"
+  tally "$LOGS/bulkload.out" $?
+fi
 
 # (e) hfilegen reads HBase's files
 if [ -n "$HFILEGEN" ]; then
@@ -226,4 +259,5 @@ live_step
 
 echo "== total (HBase $HBASE)"
 echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+[ "$SKIPPED_STEPS" -eq 0 ] || echo "($SKIPPED_STEPS steps skipped, not counted: see SKIP above)"
 [ "$TOTAL_FAIL" -eq 0 ]

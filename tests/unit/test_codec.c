@@ -68,19 +68,21 @@ static uint8_t *kv_bytes(size_t n) {
   return p;
 }
 
-/* Every compressor under test: all codecs, plus GZ on the zlib back end. */
+/* Every compressor under test: all codecs (GZ on zlib, the default), plus GZ on
+ * ISA-L igzip when built with it (else zlib once more). */
 #define N_SUBJECTS (HFG_CODEC_COUNT_ + 1)
 static hfg_compressor *subject_new(int i, hfg_codec *codec) {
   if (i == HFG_CODEC_COUNT_) {
     *codec = HFG_CODEC_GZ;
-    return hfg_compressor_new_gz_zlib(-1);
+    return hfg_gz_isal_available() ? hfg_compressor_new(HFG_CODEC_GZ, HFG_GZ_LEVEL_ISAL)
+                                   : hfg_compressor_new_gz_zlib(-1);
   }
   *codec = (hfg_codec)i;
   return hfg_compressor_new((hfg_codec)i, -1);
 }
 
 static const char *subject_name(int i) {
-  return i == HFG_CODEC_COUNT_ ? "gz(zlib)" : hfg_codec_name((hfg_codec)i);
+  return i == HFG_CODEC_COUNT_ ? "gz(isa-l)" : hfg_codec_name((hfg_codec)i);
 }
 
 /* Compresses src with subject i into a fresh buffer. */
@@ -164,7 +166,7 @@ TEST(limits_and_levels) {
   CHECK_EQ_INT(hfg_codec_chunk_limit(HFG_CODEC_ZSTD_HBASE), 261120);
   CHECK_EQ_INT(hfg_codec_chunk_limit(HFG_CODEC_GZ), 0);
   CHECK_EQ_INT(hfg_codec_chunk_limit(HFG_CODEC_ZSTD_HADOOP), 0);
-  CHECK_EQ_INT(hfg_codec_default_level(HFG_CODEC_GZ), 1);
+  CHECK_EQ_INT(hfg_codec_default_level(HFG_CODEC_GZ), 6);
   CHECK_EQ_INT(hfg_codec_default_level(HFG_CODEC_ZSTD_HADOOP), 3);
   CHECK_EQ_INT(hfg_codec_default_level(HFG_CODEC_ZSTD_HBASE), 3);
   CHECK_EQ_INT(hfg_codec_default_level(HFG_CODEC_LZ4), 0);
@@ -172,7 +174,7 @@ TEST(limits_and_levels) {
   struct {
     hfg_codec c;
     int asked, got;
-  } cases[] = {{HFG_CODEC_GZ, -1, 1},          {HFG_CODEC_GZ, 0, 1},
+  } cases[] = {{HFG_CODEC_GZ, -1, 6},          {HFG_CODEC_GZ, 0, 1},
                {HFG_CODEC_GZ, 6, 6},           {HFG_CODEC_GZ, 42, 9},
                {HFG_CODEC_ZSTD_HADOOP, -1, 3}, {HFG_CODEC_ZSTD_HBASE, 19, 19},
                {HFG_CODEC_ZSTD_HBASE, 0, 1},   {HFG_CODEC_ZSTD_HADOOP, 1000, ZSTD_maxCLevel()},
@@ -187,10 +189,13 @@ TEST(limits_and_levels) {
   hfg_compressor_free(NULL);
 
   hfg_compressor *z = hfg_compressor_new(HFG_CODEC_GZ, -1);
+  CHECK(strcmp(hfg_compressor_impl(z), "zlib") == 0); /* HBase's bytes unless asked */
+  hfg_compressor_free(z);
+  z = hfg_compressor_new(HFG_CODEC_GZ, HFG_GZ_LEVEL_ISAL);
 #ifdef HFG_HAVE_ISAL
-  CHECK(strcmp(hfg_compressor_impl(z), "isa-l") == 0);
+  CHECK(z && strcmp(hfg_compressor_impl(z), "isa-l") == 0 && hfg_compressor_level(z) == 1);
 #else
-  CHECK(strcmp(hfg_compressor_impl(z), "zlib") == 0);
+  CHECK(z == NULL);
 #endif
   hfg_compressor_free(z);
   z = hfg_compressor_new_gz_zlib(-1);

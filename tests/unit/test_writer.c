@@ -2,6 +2,7 @@
 /* Writer-side unit tests that need no reader: key order, midpoints, block
  * framing and checksums, index shapes, file info order, trailer, errors. */
 #include "format/block.h"
+#include "format/codec.h"
 #include "format/fileinfo.h"
 #include "format/index.h"
 #include "format/kv.h"
@@ -408,4 +409,70 @@ TEST(writer_alloc_faults) {
     hfg_writer_free(w);
     if (!fired) break;
   }
+}
+
+/* GZ engine choice (hfg_writer_options.gz_impl): zlib by default, ISA-L on request (where
+ * built), an unknown engine refused at open; the first data block's payload is the zlib
+ * member hfg_compressor_new(GZ, -1) makes (HBase's bytes: test_gz_hbase.c). */
+static size_t gz_file(int impl, uint8_t **out) {
+  hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+  o.codec = HFG_CODEC_GZ;
+  o.gz_impl = impl;
+  o.bulkload_timestamp = 1;
+  hfg_writer *w = NULL;
+  if (hfg_writer_open_mem("cf", &o, &w)) {
+    hfg_writer_free(w);
+    return 0;
+  }
+  char row[32], val[64];
+  for (int i = 0; i < 3000; i++) {
+    snprintf(row, sizeof row, "row-%06d", i);
+    snprintf(val, sizeof val, "value %d of a gz engine test, %d", i, i * 7919 % 1000);
+    hfg_cell c = mk(row, "q", 7, HFG_TYPE_PUT);
+    c.value = (const uint8_t *)val;
+    c.value_len = strlen(val);
+    if (hfg_writer_append(w, &c)) break;
+  }
+  size_t len = 0;
+  if (hfg_writer_finish(w) == 0) {
+    const uint8_t *f = hfg_writer_mem_data(w, &len);
+    *out = hfg_memdup(f, len);
+  }
+  hfg_writer_free(w);
+  return len;
+}
+
+TEST(writer_gz_engines) {
+  uint8_t *z = NULL, *i = NULL;
+  size_t zl = gz_file(HFG_GZ_ZLIB, &z);
+  REQUIRE(zl > 0);
+  CHECK_MEM(z, "DATABLK*", 8);
+  /* block 1's payload: the zlib member of its uncompressed bytes */
+  uint32_t on_disk = hfg_get_be32(z + 29) - 33, raw = hfg_get_be32(z + 12); /* data size with header */
+  uint8_t *plain = malloc(raw);
+  REQUIRE(hfg_codec_decompress(HFG_CODEC_GZ, z + 33, on_disk, plain, raw, NULL) == 0);
+  hfg_compressor *c = hfg_compressor_new(HFG_CODEC_GZ, -1);
+  hfg_buf b = HFG_BUF_INIT;
+  REQUIRE(c && hfg_compressor_compress(c, plain, raw, &b, NULL) == 0);
+  CHECK(b.len == on_disk && memcmp(b.p, z + 33, on_disk) == 0);
+  hfg_buf_free(&b);
+  hfg_compressor_free(c);
+  free(plain);
+
+  size_t il = gz_file(HFG_GZ_ISAL, &i);
+  if (hfg_gz_isal_available()) {
+    REQUIRE(il > 0);
+    CHECK(il != zl || memcmp(i, z, zl) != 0); /* another deflate encoder */
+  } else {
+    CHECK_EQ_INT(il, 0); /* refused, never silently zlib */
+  }
+  hfg_free(z);
+  hfg_free(i);
+
+  hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+  o.gz_impl = 7;
+  hfg_writer *w = NULL;
+  CHECK_EQ_INT(hfg_writer_open_mem("cf", &o, &w), HFG_EINVAL);
+  CHECK(w && strstr(hfg_writer_errmsg(w), "GZ engine") != NULL);
+  hfg_writer_free(w);
 }

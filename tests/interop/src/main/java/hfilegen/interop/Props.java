@@ -95,6 +95,21 @@ public final class Props {
     Compression.Algorithm.ZSTD.reload(conf);
   }
 
+  /**
+   * Null when HBase's ZstdCodec (zstd_framing=hbase) loads with this HBase, else why not: the
+   * only hbase-compression-zstd reachable for the 3.0 profile is 2.6.4's, whose codec implements
+   * an hbase-common interface (ByteBuffDecompressionCodec) that 3.0.0-beta-1 does not have.
+   */
+  public static String hbaseZstdUnusable() {
+    try {
+      Class.forName(HBASE_ZSTD_CODEC).getDeclaredConstructor().newInstance();
+      return null;
+    } catch (LinkageError | ReflectiveOperationException e) {
+      return HBASE_ZSTD_CODEC + " does not load with this HBase (" + e
+        + "); no hbase-compression-zstd build for it is reachable";
+    }
+  }
+
   /** True when Hadoop's native libhadoop (with zstd) is loaded; needed for zstd_framing=hadoop. */
   public static boolean hadoopNativeZstd() {
     try {

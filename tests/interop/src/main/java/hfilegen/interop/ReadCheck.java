@@ -209,6 +209,10 @@ public final class ReadCheck {
         throw new Skip("zstd_framing=hadoop needs Hadoop's native libhadoop with zstd, which this "
           + "JVM does not have; HBase cannot read such a file here");
       }
+      String noZstd = "hbase".equals(framing) ? Props.hbaseZstdUnusable() : null;
+      if (noZstd != null) {
+        throw new Skip("zstd_framing=hbase: " + noZstd + "; HBase cannot read such a file here");
+      }
       Props.useZstdFraming(conf, framing);
     }
     byte[] family = Bytes.toBytes(props.require("family"));
@@ -229,7 +233,6 @@ public final class ReadCheck {
     long fileLen = Files.size(file);
     long end = fileLen - tr.getTrailerSize();
     long loadOnOpen = tr.getLoadOnOpenDataOffset();
-    HFileBlock.FSReader fsr = reader.getUncachedBlockReader();
     List<BlockType> loadOnOpenTypes = new ArrayList<>();
     long prevData = -1;
     long off = 0;
@@ -244,7 +247,7 @@ public final class ReadCheck {
         }
         HFileBlock b;
         try {
-          b = fsr.readBlockData(off, -1, true, false, true);
+          b = HFileInternals.readBlock(reader, off);
         } catch (Exception e) {
           throw new Fail("HBase block reader failed", where, e);
         }
@@ -260,7 +263,7 @@ public final class ReadCheck {
           checkBlockChecksum(raw, off, b);
           HFileBlock u;
           try {
-            u = b.unpack(reader.getFileContext(), fsr);
+            u = HFileInternals.unpack(reader, b);
           } catch (Exception e) {
             throw new Fail("HBase could not decompress " + b.getBlockType() + " block", where, e);
           }

@@ -166,9 +166,8 @@ public final class SelfTest {
     List<Blk> out = new ArrayList<>();
     try (HFile.Reader r = HFile.createReader(fs, p, CacheConfig.DISABLED, true, conf)) {
       long end = Files.size(file) - r.getTrailer().getTrailerSize();
-      HFileBlock.FSReader fsr = r.getUncachedBlockReader();
       for (long off = 0; off < end;) {
-        HFileBlock b = fsr.readBlockData(off, -1, true, false, true);
+        HFileBlock b = HFileInternals.readBlock(r, off);
         out.add(new Blk(off, b.getBlockType(), HFileInternals.onDiskDataSizeWithHeader(b)));
         off += b.getOnDiskSizeWithHeader();
         b.release();

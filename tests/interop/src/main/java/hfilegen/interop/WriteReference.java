@@ -40,8 +40,13 @@ public final class WriteReference {
     written += write(conf, out, "snappy_rowcol",
       spec().codec(Algorithm.SNAPPY).bloom(BloomType.ROWCOL).blockSize(8192), grid);
     written += write(conf, out, "lz4_nobloom", spec().codec(Algorithm.LZ4).blockSize(8192), grid);
-    written += write(conf, out, "zstd_hbase_row",
-      spec().zstd("hbase").bloom(BloomType.ROW).blockSize(8192), grid);
+    String noZstd = Props.hbaseZstdUnusable();
+    if (noZstd == null) {
+      written += write(conf, out, "zstd_hbase_row",
+        spec().zstd("hbase").bloom(BloomType.ROW).blockSize(8192), grid);
+    } else {
+      System.out.println("NOTE zstd_hbase_row skipped: " + noZstd);
+    }
     if (Props.hadoopNativeZstd()) {
       written += write(conf, out, "zstd_hadoop_row",
         spec().zstd("hadoop").bloom(BloomType.ROW).blockSize(8192), grid);
@@ -83,8 +88,12 @@ public final class WriteReference {
       () -> Cells.bigValue("f"));
     written += write(conf, out, "lz4_bigvalue", spec().codec(Algorithm.LZ4),
       () -> Cells.bigValue("f"));
-    written += write(conf, out, "zstd_hbase_bigvalue", spec().zstd("hbase"),
-      () -> Cells.bigValue("f"));
+    if (noZstd == null) {
+      written += write(conf, out, "zstd_hbase_bigvalue", spec().zstd("hbase"),
+        () -> Cells.bigValue("f"));
+    } else {
+      System.out.println("NOTE zstd_hbase_bigvalue skipped: " + noZstd);
+    }
     written += write(conf, out, "none_longrows_rowcol",
       spec().bloom(BloomType.ROWCOL).blockSize(16384), () -> Cells.longRows("f", 300));
     written += write(conf, out, "gz_manyquals_rowcol",

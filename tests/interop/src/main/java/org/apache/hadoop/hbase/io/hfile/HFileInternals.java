@@ -45,6 +45,20 @@ public final class HFileInternals {
     return b == null ? -1 : b.getOffset();
   }
 
+  /**
+   * The block at offset off, read with HBase's own block reader (pread, no metrics, on heap).
+   * HFile.Reader#getUncachedBlockReader's type, HFileBlock.FSReader, is public in HBase 2.x and
+   * package-private in 3.0, so callers go through here.
+   */
+  public static HFileBlock readBlock(HFile.Reader r, long off) throws IOException {
+    return r.getUncachedBlockReader().readBlockData(off, -1, true, false, true);
+  }
+
+  /** b decompressed (and decrypted) by HBase; b itself when it was not compressed. */
+  public static HFileBlock unpack(HFile.Reader r, HFileBlock b) throws IOException {
+    return b.unpack(r.getFileContext(), r.getUncachedBlockReader());
+  }
+
   /** Header fields of a block HBase read, as HBase parsed them. */
   public static long prevBlockOffset(HFileBlock b) {
     return b.getPrevBlockOffset();
