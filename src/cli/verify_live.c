@@ -181,8 +181,7 @@ void verify_live_cause(const verify_live *lv, FILE *f, const uint8_t *first, siz
   }
 }
 
-void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, size_t fam_len,
-                        int quiet) {
+void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, size_t fam_len) {
   if (!lv->active) return;
   const hfg_hbase_family *tf = NULL;
   for (size_t i = 0; i < lv->t.nfamilies && !tf; i++)
@@ -209,20 +208,24 @@ void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, s
     n += (size_t)snprintf(why + n, sizeof why - n, "compression %s, the table says %s",
                           codec ? codec : "?", tf->compression);
   if (!bloom || strcasecmp(bloom, tf->bloom))
-    snprintf(why + n, sizeof why - n, "%sbloom %s, the table says %s", n ? "; " : "",
-             bloom ? bloom : "?", tf->bloom);
+    n += (size_t)snprintf(why + n, sizeof why - n, "%sbloom %s, the table says %s", n ? "; " : "",
+                          bloom ? bloom : "?", tf->bloom);
+  /* the file info's DATA_BLOCK_ENCODING names the blocks' encoding (absent: NONE) */
+  const uint8_t *ev;
+  size_t el;
+  char enc[64] = "NONE";
+  if (hfg_reader_fileinfo_get(r, "DATA_BLOCK_ENCODING", &ev, &el))
+    snprintf(enc, sizeof enc, "%.*s", (int)(el < 63 ? el : 63), (const char *)ev);
+  if (strcasecmp(enc, tf->encoding) && n < sizeof why)
+    snprintf(why + n, sizeof why - n,
+             "%sdata block encoding %s, the table says DATA_BLOCK_ENCODING %s (rebuild with "
+             "--table; completebulkload would load the file as it is)",
+             n ? "; " : "", enc, tf->encoding);
   hfg_reader_close(r);
   if (why[0]) {
     printf("FAIL %s: family '%s': %s\n", path, tf->name, why);
     lv->nbad++;
   }
-  int noted = 0;
-  for (size_t i = 0; i < lv->nnoted && !noted; i++) noted = lv->noted[i] == tf;
-  if (!noted && lv->nnoted < sizeof lv->noted / sizeof *lv->noted) lv->noted[lv->nnoted++] = tf;
-  if (strcmp(tf->encoding, "NONE") && !quiet && !noted)
-    printf("NOTE family '%s' has DATA_BLOCK_ENCODING %s; hfilegen's files (%s and the others "
-           "of the family) have NONE-encoded blocks (HBase reads them; compactions encode them)\n",
-           tf->name, tf->encoding, path);
 }
 
 void verify_live_free(verify_live *lv) {

@@ -83,6 +83,7 @@ static int apply_table_families(job *j) {
     if (t->has_codec) w->codec = t->codec;
     if (t->has_bloom) w->bloom = t->bloom;
     if (t->block_size) w->block_size = t->block_size;
+    if (t->has_encoding) w->encoding = t->encoding;
   }
   return 0;
 }

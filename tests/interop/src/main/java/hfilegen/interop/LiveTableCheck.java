@@ -48,8 +48,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * differ in codec, bloom, block size and data block encoding, then runs the hfilegen binary as a
  * subprocess (each with a timeout): {@code splits --table} must print the table's start keys;
  * {@code build --table} must take each family's settings (read back from the HFiles' trailer and
- * file info) and warn about the encoding it does not write; the output must bulk-load with
- * fail-if-need-split; after one region is split and two others merged through Admin,
+ * file info), the data block encoding too (FAST_DIFF, ROW_INDEX_V1); the output must bulk-load
+ * with fail-if-need-split; {@code verify --table} must fail the files of a family whose encoding
+ * was overridden at build time or changed in the table since; after one region is split and two
+ * others merged through Admin,
  * {@code verify --table} must name exactly the files that now cross a boundary and exit 1, and
  * a rebuild with {@code --table} must pass and load. Then the failure cases: a disabled table, a
  * missing table, a wrong znode parent, and a stopped master, each a clear error in bounded time.
@@ -155,6 +157,9 @@ public final class LiveTableCheck {
     tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("c"))
       .setCompressionType(Compression.Algorithm.LZ4).setBloomFilterType(BloomType.NONE)
       .setBlocksize(4096).build());
+    tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("d"))
+      .setCompressionType(Compression.Algorithm.LZ4).setBloomFilterType(BloomType.ROW)
+      .setBlocksize(16384).setDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1).build());
     admin.createTable(tdb.build(), splitKeys());
     util.waitUntilAllRegionsAssigned(TableName.valueOf(TABLE));
     TableName dis = TableName.valueOf("live_disabled");
@@ -166,14 +171,14 @@ public final class LiveTableCheck {
   }
 
   static void writeInput(Path csv) throws IOException {
-    StringBuilder sb = new StringBuilder("id,va,vb,vc\n");
+    StringBuilder sb = new StringBuilder("id,va,vb,vc,vd\n");
     for (int i = 0; i < ROWS; i++) {
       String k = key(i);
       sb.append(k).append(',').append("alpha-").append(k).append("-").append(i * 7919 % 100003)
         .append("-0123456789abcdefghijklmnopqrstuvwxyz").append(',')
         .append("beta-").append(i % 97).append("-").append(k).append("-ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         .append(',').append("gamma-").append(Integer.toHexString(i * 31337)).append("-").append(k)
-        .append('\n');
+        .append(',').append("delta-").append(i % 13).append("-").append(k).append('\n');
     }
     Files.write(csv, sb.toString().getBytes(StandardCharsets.UTF_8));
   }
@@ -214,7 +219,7 @@ public final class LiveTableCheck {
       firstLast[0] = r.getFirstRowKey().orElse(null);
       firstLast[1] = r.getLastRowKey().orElse(null);
       long avg = blocks > 0 ? bytes / blocks : 0;
-      return codec + "," + bloom + "," + blocks + "," + avg;
+      return codec + "," + bloom + "," + blocks + "," + avg + "," + r.getDataBlockEncoding();
     } finally {
       r.close();
     }
@@ -261,11 +266,40 @@ public final class LiveTableCheck {
     }
   }
 
-  static String[] buildArgs(String h, String zk, Path csv, Path out) {
-    return new String[] {h, "build", "--table", TABLE, "--zookeeper", zk, "--rowkey", "{id}",
-      "--map", "va=a:q", "--map", "vb=b:q", "--map", "vc=c:q", "--timestamp",
-      Long.toString(TS), "--threads", "2", "--memory", "64m", "--out", out.toString(),
-      csv.toString()};
+  static String[] buildArgs(String h, String zk, Path csv, Path out, String... more) {
+    List<String> a = new ArrayList<>(Arrays.asList(h, "build", "--table", TABLE, "--zookeeper",
+      zk, "--rowkey", "{id}", "--map", "va=a:q", "--map", "vb=b:q", "--map", "vc=c:q", "--map",
+      "vd=d:q", "--timestamp", Long.toString(TS), "--threads", "2", "--memory", "64m", "--out",
+      out.toString()));
+    a.addAll(Arrays.asList(more));
+    a.add(csv.toString());
+    return a.toArray(new String[0]);
+  }
+
+  /** The files verify names in "FAIL file: family 'f': ..." lines containing {@code what}. */
+  static Set<String> failedFiles(String out, String what) {
+    Set<String> s = new TreeSet<>();
+    for (String line : out.split("\n")) {
+      int i = line.indexOf(": family '");
+      if (line.startsWith("FAIL ") && i > 5 && line.contains(what)) {
+        s.add(line.substring(5, i));
+      }
+    }
+    return s;
+  }
+
+  static Set<String> familyFiles(List<Path> files, String fam) {
+    return files.stream().filter(p -> p.getParent().getFileName().toString().equals(fam))
+      .map(Path::toString).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  static void setEncoding(HBaseTestingUtility util, String fam, DataBlockEncoding e)
+    throws Exception {
+    Admin admin = util.getAdmin();
+    TableName tn = TableName.valueOf(TABLE);
+    admin.modifyColumnFamily(tn, ColumnFamilyDescriptorBuilder.newBuilder(admin.getDescriptor(tn)
+      .getColumnFamily(Bytes.toBytes(fam))).setDataBlockEncoding(e).build());
+    util.waitUntilAllRegionsAssigned(tn);
   }
 
   public static void main(String[] args) throws Exception {
@@ -348,16 +382,19 @@ public final class LiveTableCheck {
     r = run(work, buildArgs(h, zk, csv, out));
     check("build --table succeeds", r.rc == 0 && Files.exists(out.resolve("_SUCCESS")),
       r.toString());
-    check("build --table warns that family b's FAST_DIFF encoding is written as NONE",
-      r.err.contains("FAST_DIFF") && r.err.contains("NONE") && r.err.contains("'b'"), r.err);
+    check("build --table names the encodings it takes (b fast_diff, d row_index_v1)",
+      r.err.contains("family 'b': codec snappy, bloom rowcol, block size 65536, encoding "
+        + "fast_diff") && r.err.contains("family 'd': codec lz4, bloom row, block size 16384, "
+        + "encoding row_index_v1") && !r.err.contains("warning"), r.err);
     String manifest = Files.exists(out.resolve("manifest.json"))
       ? new String(Files.readAllBytes(out.resolve("manifest.json")), StandardCharsets.UTF_8) : "";
     check("manifest.json records the live region boundaries", manifest.contains(
       "\"splits_source\": \"table live") && manifest.contains("\"k30000\""), "manifest: "
       + (manifest.length() > 300 ? manifest.substring(0, 300) : manifest));
     List<Path> files = Files.exists(out) ? hfiles(out) : new ArrayList<>();
-    String[][] wantSettings = {{"a", "gz", "ROW", "8192"}, {"b", "snappy", "ROWCOL", "65536"},
-      {"c", "lz4", "NONE", "4096"}};
+    String[][] wantSettings = {{"a", "gz", "ROW", "8192", "NONE"},
+      {"b", "snappy", "ROWCOL", "65536", "FAST_DIFF"}, {"c", "lz4", "NONE", "4096", "NONE"},
+      {"d", "lz4", "ROW", "16384", "ROW_INDEX_V1"}};
     for (String[] w : wantSettings) {
       List<Path> ff = files.stream().filter(p -> p.getParent().getFileName().toString()
         .equals(w[0])).collect(Collectors.toList());
@@ -370,16 +407,16 @@ public final class LiveTableCheck {
         long bs = Long.parseLong(w[3]);
         long blocks = Long.parseLong(s[2]);
         long avg = Long.parseLong(s[3]);
-        if (!s[0].equals(w[1]) || !s[1].equals(w[2])) {
-          bad = f + ": codec " + s[0] + ", bloom " + s[1];
+        if (!s[0].equals(w[1]) || !s[1].equals(w[2]) || !s[4].equals(w[4])) {
+          bad = f + ": codec " + s[0] + ", bloom " + s[1] + ", encoding " + s[4];
         } else if (blocks < 2 || avg < bs / 2 || avg > bs + bs / 2 + 512) {
           bad = f + ": " + blocks + " data blocks of " + avg + " bytes on average for BLOCKSIZE "
             + bs;
         }
       }
       check("family " + w[0] + " files carry the table's settings (" + w[1] + ", " + w[2]
-        + ", blocks of ~" + w[3] + " bytes) as HBase reads them", bad == null, String
-        .valueOf(bad));
+        + ", " + w[4] + ", blocks of ~" + w[3] + " bytes) as HBase reads them", bad == null,
+        String.valueOf(bad));
     }
 
     // 3. the output bulk-loads with fail-if-need-split
@@ -390,6 +427,39 @@ public final class LiveTableCheck {
     r = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
     check("verify --table passes right after the build", r.rc == 0 && r.out.contains("PASS"),
       r.toString());
+
+    // 3b. the encoding: an override at build time, then a change of the table's
+    Path outEnc = work.resolve("out-enc");
+    FileUtil.fullyDelete(outEnc.toFile());
+    r = run(work, buildArgs(h, zk, csv, outEnc, "--family-option", "d:encoding=none"));
+    List<Path> encFiles = Files.exists(outEnc) ? hfiles(outEnc) : new ArrayList<>();
+    String dEnc = "";
+    for (Path f : encFiles) {
+      String fam = f.getParent().getFileName().toString();
+      if (fam.equals("d") || fam.equals("b")) {
+        dEnc += fam + "=" + settingsOf(conf, f, new byte[2][]).split(",")[4] + " ";
+      }
+    }
+    check("--family-option d:encoding=none overrides the table's ROW_INDEX_V1 (b stays "
+      + "FAST_DIFF)", r.rc == 0 && r.err.contains("family 'd': codec lz4, bloom row, block size "
+        + "16384, encoding (command line)") && !dEnc.contains("d=ROW_INDEX_V1")
+      && dEnc.contains("d=NONE") && !dEnc.contains("b=NONE") && dEnc.contains("b=FAST_DIFF"),
+      dEnc + "; " + r);
+    Run v = run(work, h, "verify", outEnc.toString(), "--table", TABLE, "--zookeeper", zk);
+    check("verify --table fails exactly family d's files of that build (encoding NONE, the "
+      + "table says ROW_INDEX_V1)", v.rc == 1 && failedFiles(v.out, "data block encoding NONE, "
+        + "the table says DATA_BLOCK_ENCODING ROW_INDEX_V1").equals(familyFiles(encFiles, "d"))
+      && failedFiles(v.out, "").equals(familyFiles(encFiles, "d")) && !encFiles.isEmpty(),
+      v.toString());
+    setEncoding(util, "b", DataBlockEncoding.DIFF);
+    v = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
+    check("after the table's family b changes to DIFF, verify --table fails exactly b's files "
+      + "(FAST_DIFF)", v.rc == 1 && failedFiles(v.out, "data block encoding FAST_DIFF, the "
+        + "table says DATA_BLOCK_ENCODING DIFF").equals(familyFiles(files, "b"))
+      && failedFiles(v.out, "").equals(familyFiles(files, "b")), v.toString());
+    setEncoding(util, "b", DataBlockEncoding.FAST_DIFF);
+    v = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
+    check("with FAST_DIFF restored, verify --table passes again", v.rc == 0, v.toString());
 
     // 4. split one region and merge two others, then verify must name the crossing files
     Admin admin = util.getAdmin();
@@ -460,7 +530,7 @@ public final class LiveTableCheck {
     Path out2 = work.resolve("out2");
     FileUtil.fullyDelete(out2.toFile());
     r = run(work, buildArgs(h, zk, csv, out2));
-    Run v = run(work, h, "verify", out2.toString(), "--table", TABLE, "--zookeeper", zk);
+    v = run(work, h, "verify", out2.toString(), "--table", TABLE, "--zookeeper", zk);
     check("a rebuild with --table passes verify --table", r.rc == 0 && v.rc == 0, r + " / " + v);
     lerr = bulkLoad(util, out2, "out2");
     rows = lerr == null ? countRows(util) : -1;
