@@ -520,7 +520,8 @@ public final class LiveTableCheck {
       }
     }
     check("verify --table exits 1 naming exactly the " + crossing.size() + " files that now "
-      + "cross the new boundary", r.rc == 1 && named.equals(crossing) && crossing.size() == 3,
+      + "cross the new boundary (one per family)", r.rc == 1 && named.equals(crossing)
+      && crossing.size() == 4,
       "want " + crossing + ", named " + named + "; " + r);
     check("verify --table names the region changes (split at " + Bytes.toString(splitAt)
       + ", merge at " + key(10 * (ROWS / REGIONS)) + ")", r.out.contains("split at \""
