@@ -82,6 +82,7 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
     hfg_build_family *b = &lv->fams[k];
     b->name = f->name;
     const char *codec = cli_hbase_codec(&lv->hb, f), *bloom = cli_hbase_bloom(f);
+    char bloom_name[32];
     if (!codec_given) {
       if (!codec || hfg_codec_parse(codec, &b->codec)) {
         fprintf(stderr,
@@ -94,11 +95,18 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
       b->has_codec = 1;
     }
     if (!bloom_given) {
-      if (!bloom || hfg_bloom_type_parse(bloom, &b->bloom)) {
+      int ok = bloom && !hfg_bloom_type_parse(bloom, &b->bloom);
+      if (ok && b->bloom == HFG_BLOOM_ROWPREFIX) { /* its prefix length from the family */
+        b->bloom_prefix_length = cli_hbase_bloom_prefix_length(f);
+        ok = b->bloom_prefix_length > 0;
+        snprintf(bloom_name, sizeof bloom_name, "rowprefix:%u", b->bloom_prefix_length);
+        bloom = bloom_name;
+      }
+      if (!ok) {
         fprintf(stderr,
                 "hfilegen %s: table '%s' family '%s' has BLOOMFILTER %s%s%s, which hfilegen does "
-                "not write (none, row, rowcol): choose one with --bloom or --family-option "
-                "%s:bloom=...\n",
+                "not write (none, row, rowcol, ROWPREFIX_FIXED_LENGTH with a prefix length of "
+                "1..32767): choose one with --bloom or --family-option %s:bloom=...\n",
                 cmd, lv->hb.table, f->name, f->bloom,
                 f->bloom_prefix_length ? " with prefix length " : "",
                 f->bloom_prefix_length ? f->bloom_prefix_length : "", f->name);

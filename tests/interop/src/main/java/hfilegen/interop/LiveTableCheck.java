@@ -67,6 +67,7 @@ public final class LiveTableCheck {
   private static final int REGIONS = 16;
   private static final long TS = 1700000000000L;
   private static final long TIMEOUT_S = 120;
+  private static final String PREFIX_LENGTH_KEY = "RowPrefixBloomFilter.prefix_length";
 
   private static int passed;
   private static int failed;
@@ -158,8 +159,10 @@ public final class LiveTableCheck {
       .setCompressionType(Compression.Algorithm.LZ4).setBloomFilterType(BloomType.NONE)
       .setBlocksize(4096).build());
     tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("d"))
-      .setCompressionType(Compression.Algorithm.LZ4).setBloomFilterType(BloomType.ROW)
-      .setBlocksize(16384).setDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1).build());
+      .setCompressionType(Compression.Algorithm.LZ4)
+      .setBloomFilterType(BloomType.ROWPREFIX_FIXED_LENGTH)
+      .setConfiguration(PREFIX_LENGTH_KEY, "4").setBlocksize(16384)
+      .setDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1).build());
     admin.createTable(tdb.build(), splitKeys());
     util.waitUntilAllRegionsAssigned(TableName.valueOf(TABLE));
     TableName dis = TableName.valueOf("live_disabled");
@@ -219,7 +222,9 @@ public final class LiveTableCheck {
       firstLast[0] = r.getFirstRowKey().orElse(null);
       firstLast[1] = r.getLastRowKey().orElse(null);
       long avg = blocks > 0 ? bytes / blocks : 0;
-      return codec + "," + bloom + "," + blocks + "," + avg + "," + r.getDataBlockEncoding();
+      byte[] bp = r.getHFileInfo().get(HStoreFile.BLOOM_FILTER_PARAM_KEY);
+      return codec + "," + bloom + "," + blocks + "," + avg + "," + r.getDataBlockEncoding() + ","
+        + (bp == null ? "-" : Integer.toString(Bytes.toInt(bp)));
     } finally {
       r.close();
     }
@@ -293,12 +298,15 @@ public final class LiveTableCheck {
       .map(Path::toString).collect(Collectors.toCollection(TreeSet::new));
   }
 
-  static void setEncoding(HBaseTestingUtility util, String fam, DataBlockEncoding e)
+  /** Family b's encoding and family d's bloom prefix length, changed through Admin. */
+  static void modifyFamilies(HBaseTestingUtility util, DataBlockEncoding bEnc, String dPrefix)
     throws Exception {
     Admin admin = util.getAdmin();
     TableName tn = TableName.valueOf(TABLE);
     admin.modifyColumnFamily(tn, ColumnFamilyDescriptorBuilder.newBuilder(admin.getDescriptor(tn)
-      .getColumnFamily(Bytes.toBytes(fam))).setDataBlockEncoding(e).build());
+      .getColumnFamily(Bytes.toBytes("b"))).setDataBlockEncoding(bEnc).build());
+    admin.modifyColumnFamily(tn, ColumnFamilyDescriptorBuilder.newBuilder(admin.getDescriptor(tn)
+      .getColumnFamily(Bytes.toBytes("d"))).setConfiguration(PREFIX_LENGTH_KEY, dPrefix).build());
     util.waitUntilAllRegionsAssigned(tn);
   }
 
@@ -372,6 +380,9 @@ public final class LiveTableCheck {
     check("splits --table --format shell names each family's settings", r.rc == 0
       && r.out.contains("{NAME => 'a', COMPRESSION => 'GZ', BLOOMFILTER => 'ROW', BLOCKSIZE => "
         + "'8192'}") && r.out.contains("DATA_BLOCK_ENCODING => 'FAST_DIFF'")
+      && r.out.contains("BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH', BLOCKSIZE => '16384', "
+        + "DATA_BLOCK_ENCODING => 'ROW_INDEX_V1', CONFIGURATION => "
+        + "{'RowPrefixBloomFilter.prefix_length' => '4'}}")
       && r.out.contains("SPLITS => [\"k02000\""), r.toString());
 
     // 2. build --table takes the split points and each family's settings
@@ -384,8 +395,8 @@ public final class LiveTableCheck {
       r.toString());
     check("build --table names the encodings it takes (b fast_diff, d row_index_v1)",
       r.err.contains("family 'b': codec snappy, bloom rowcol, block size 65536, encoding "
-        + "fast_diff") && r.err.contains("family 'd': codec lz4, bloom row, block size 16384, "
-        + "encoding row_index_v1") && !r.err.contains("warning"), r.err);
+        + "fast_diff") && r.err.contains("family 'd': codec lz4, bloom rowprefix:4, block size "
+        + "16384, encoding row_index_v1") && !r.err.contains("warning"), r.err);
     String manifest = Files.exists(out.resolve("manifest.json"))
       ? new String(Files.readAllBytes(out.resolve("manifest.json")), StandardCharsets.UTF_8) : "";
     check("manifest.json records the live region boundaries", manifest.contains(
@@ -394,7 +405,7 @@ public final class LiveTableCheck {
     List<Path> files = Files.exists(out) ? hfiles(out) : new ArrayList<>();
     String[][] wantSettings = {{"a", "gz", "ROW", "8192", "NONE"},
       {"b", "snappy", "ROWCOL", "65536", "FAST_DIFF"}, {"c", "lz4", "NONE", "4096", "NONE"},
-      {"d", "lz4", "ROW", "16384", "ROW_INDEX_V1"}};
+      {"d", "lz4", "ROWPREFIX_FIXED_LENGTH", "16384", "ROW_INDEX_V1", "4"}};
     for (String[] w : wantSettings) {
       List<Path> ff = files.stream().filter(p -> p.getParent().getFileName().toString()
         .equals(w[0])).collect(Collectors.toList());
@@ -407,15 +418,18 @@ public final class LiveTableCheck {
         long bs = Long.parseLong(w[3]);
         long blocks = Long.parseLong(s[2]);
         long avg = Long.parseLong(s[3]);
-        if (!s[0].equals(w[1]) || !s[1].equals(w[2]) || !s[4].equals(w[4])) {
-          bad = f + ": codec " + s[0] + ", bloom " + s[1] + ", encoding " + s[4];
+        if (!s[0].equals(w[1]) || !s[1].equals(w[2]) || !s[4].equals(w[4])
+          || (w.length > 5 && !s[5].equals(w[5]))) {
+          bad = f + ": codec " + s[0] + ", bloom " + s[1] + " (param " + s[5] + "), encoding "
+            + s[4];
         } else if (blocks < 2 || avg < bs / 2 || avg > bs + bs / 2 + 512) {
           bad = f + ": " + blocks + " data blocks of " + avg + " bytes on average for BLOCKSIZE "
             + bs;
         }
       }
       check("family " + w[0] + " files carry the table's settings (" + w[1] + ", " + w[2]
-        + ", " + w[4] + ", blocks of ~" + w[3] + " bytes) as HBase reads them", bad == null,
+        + (w.length > 5 ? " " + w[5] : "") + ", " + w[4] + ", blocks of ~" + w[3]
+        + " bytes) as HBase reads them", bad == null,
         String.valueOf(bad));
     }
 
@@ -441,8 +455,8 @@ public final class LiveTableCheck {
       }
     }
     check("--family-option d:encoding=none overrides the table's ROW_INDEX_V1 (b stays "
-      + "FAST_DIFF)", r.rc == 0 && r.err.contains("family 'd': codec lz4, bloom row, block size "
-        + "16384, encoding (command line)") && !dEnc.contains("d=ROW_INDEX_V1")
+      + "FAST_DIFF)", r.rc == 0 && r.err.contains("family 'd': codec lz4, bloom rowprefix:4, "
+        + "block size 16384, encoding (command line)") && !dEnc.contains("d=ROW_INDEX_V1")
       && dEnc.contains("d=NONE") && !dEnc.contains("b=NONE") && dEnc.contains("b=FAST_DIFF"),
       dEnc + "; " + r);
     Run v = run(work, h, "verify", outEnc.toString(), "--table", TABLE, "--zookeeper", zk);
@@ -451,15 +465,20 @@ public final class LiveTableCheck {
         + "the table says DATA_BLOCK_ENCODING ROW_INDEX_V1").equals(familyFiles(encFiles, "d"))
       && failedFiles(v.out, "").equals(familyFiles(encFiles, "d")) && !encFiles.isEmpty(),
       v.toString());
-    setEncoding(util, "b", DataBlockEncoding.DIFF);
+    modifyFamilies(util, DataBlockEncoding.DIFF, "5");
     v = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
-    check("after the table's family b changes to DIFF, verify --table fails exactly b's files "
-      + "(FAST_DIFF)", v.rc == 1 && failedFiles(v.out, "data block encoding FAST_DIFF, the "
-        + "table says DATA_BLOCK_ENCODING DIFF").equals(familyFiles(files, "b"))
-      && failedFiles(v.out, "").equals(familyFiles(files, "b")), v.toString());
-    setEncoding(util, "b", DataBlockEncoding.FAST_DIFF);
+    Set<String> bd = new TreeSet<>(familyFiles(files, "b"));
+    bd.addAll(familyFiles(files, "d"));
+    check("after the table's family b changes to DIFF and d's prefix length to 5, verify --table "
+      + "fails exactly b's files (FAST_DIFF) and d's (prefix length 4)", v.rc == 1
+      && failedFiles(v.out, "data block encoding FAST_DIFF, the table says DATA_BLOCK_ENCODING "
+        + "DIFF").equals(familyFiles(files, "b")) && failedFiles(v.out, "bloom prefix length 4, "
+        + "the table says RowPrefixBloomFilter.prefix_length 5").equals(familyFiles(files, "d"))
+      && failedFiles(v.out, "").equals(bd), v.toString());
+    modifyFamilies(util, DataBlockEncoding.FAST_DIFF, "4");
     v = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
-    check("with FAST_DIFF restored, verify --table passes again", v.rc == 0, v.toString());
+    check("with FAST_DIFF and prefix length 4 restored, verify --table passes again", v.rc == 0,
+      v.toString());
 
     // 4. split one region and merge two others, then verify must name the crossing files
     Admin admin = util.getAdmin();
