@@ -9,7 +9,9 @@
  *   probe_limits write DIR SIZE        write() of SIZE random bytes + fdatasync
  *   probe_limits blocks [--max-mb N] HFILE...
  *       walks the HFiles' blocks, counts the data blocks' KeyValue bytes (all of
- *       them), keeps the first N MB of data blocks (NONE-compressed files only)
+ *       them; of an encoded file, DATABLKE blocks, the encoded bytes the codec
+ *       compresses: kv_bytes is then the encoded size, encoded_blocks > 0), keeps
+ *       the first N MB of data blocks (NONE-compressed files only)
  *       and times on them: lz4 (LZ4_compress_default, what Hadoop's Lz4Codec
  *       calls), gzip via ISA-L igzip level 1, gzip via zlib levels 1 and 6,
  *       and CRC32C (ISA-L crc32_iscsi) per 16 KB chunk; on 1 thread and on 2
@@ -124,7 +126,7 @@ typedef struct block {
 } block;
 
 static block *blocks;
-static size_t nblocks, cap_blocks, kept_bytes;
+static size_t nblocks, cap_blocks, kept_bytes, encoded_blocks;
 
 static uint32_t be32(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -156,8 +158,10 @@ static void walk(const char *path, uint64_t max_keep, uint64_t *kv_bytes, uint64
     if (!memcmp(h, "TRABLK\"$", 8)) break;
     uint32_t ondisk = be32(h + 8), usize = be32(h + 12), data_with_header = be32(h + 29);
     if (off + 33 + ondisk > got) break;
-    if (!memcmp(h, "DATABLK*", 8)) {
+    int encoded = !memcmp(h, "DATABLKE", 8);
+    if (encoded || !memcmp(h, "DATABLK*", 8)) {
       *kv_bytes += usize;
+      encoded_blocks += (size_t)encoded;
       if (data_with_header - 33 != usize) *compressed = 1;
       else if (kept_bytes < max_keep) {
         if (nblocks == cap_blocks) {
@@ -278,7 +282,8 @@ static int probe_blocks(int argc, char **argv) {
     fprintf(stderr, "probe_limits: blocks needs NONE-compressed HFiles\n");
     return 1;
   }
-  printf("sample_blocks=%zu\nsample_bytes=%zu\n", nblocks, kept_bytes);
+  printf("sample_blocks=%zu\nsample_bytes=%zu\nencoded_blocks=%zu\n", nblocks, kept_bytes,
+         encoded_blocks);
   for (int k = 0; k < K_COUNT; k++) {
     double r1[REPS], r2[REPS];
     double ratio = 0;

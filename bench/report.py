@@ -5,7 +5,7 @@ usage: report.py --work WORK_DIR --results RESULTS_DIR
 
 Reads WORK/meta.txt, runs.txt (one key=value line per timed run or check), logs/<id>.time
 (/usr/bin/time -v), logs/<id>.out (hfilegen's summary, the writer loops' lines), probe.txt
-(probe_limits) and data/*.gen (the generator's row and cell counts). Medians over the
+and probe-<encoding>.txt (probe_limits) and data/*.gen (the generator's row and cell counts). Medians over the
 repetitions; ratios on medians. MB = 10^6 bytes, MiB = 2^20.
 """
 import argparse
@@ -14,6 +14,8 @@ import re
 import statistics
 import sys
 from xml.sax.saxutils import escape
+
+import report_enc
 
 # research/limits.md, quiet machine, best of 3 (2-thread aggregates where the model needs two
 # cores): the reference the run's own probes are compared with.
@@ -403,6 +405,8 @@ def main():
           f"{worst:+,.0f} MiB | | | budget + small fixed overhead |")
     P("")
 
+    report_enc.section(P, sys.modules[__name__], work, runs, gens, probe, writers, main_g, tgt)
+
     # limit model detail
     P("## Limit model")
     P("")
@@ -497,6 +501,7 @@ def main():
     if ("limit_spill", "lz4") in tgt:
         P(f"- ≥ 50% of the limit model when the sort spills (lz4): "
           f"{100 * tgt[('limit_spill', 'lz4')]:.0f}% — {verdict(tgt[('limit_spill', 'lz4')] >= 0.5)}.")
+    report_enc.targets(P, tgt, verdict)
     if worst is not None:
         P(f"- peak RSS within the budget + small fixed overhead: worst {worst:+,.0f} MiB over the "
           f"budget across the scaling runs.")

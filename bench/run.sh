@@ -62,6 +62,7 @@ REGION=3                               # the region the single-region comparison
 COLUMNS="HBASE_ROW_KEY,cf:user_id,cf:created_at,cf:amount,cf:status,cf:note"
 CODECS=(lz4 gz none)
 GZ_IMPL=${GZ_IMPL:-isal}                # --gz-impl: hfilegen's GZ engine in every gz run
+ENCODINGS=(fast_diff row_index_v1)     # data block encodings, with lz4 (and none for the probe)
 SPLITS="$ROOT/samples/splits/salt10.txt"   # 1..9: ten regions for {id % 10}|{id}
 BUILD="$ROOT/build-bench"
 HFG="$BUILD/hfilegen"
@@ -166,13 +167,13 @@ cmp -s -n "$(stat -c %s "$DATA/slice.csv")" "$DATA/slice.csv" "$DATA/main.csv" |
 
 out_bytes() { find "$1" -path '*/cf/*' -type f ! -name '.*' -printf '%s\n' | awk '{s += $1} END {printf "%.0f\n", s}'; }
 
-hfg_build() { # id codec input memory outdir
+hfg_build() { # id codec input memory outdir [encoding]
   rm -rf "$5"
   local gz=()
   [ "$2" = gz ] && gz=(--gz-impl "$GZ_IMPL")
   timed "$1" "$HFG" build --rowkey '{id % 10}|{id}' --splits "$SPLITS" --out "$5" --codec "$2" \
     --bloom row --block-size 64k --checksum crc32c --timestamp "$TS" --memory "$4" \
-    "${gz[@]}" "$3"
+    "${gz[@]}" ${6:+--encoding "$6"} "$3"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -258,6 +259,51 @@ same_cells "writer loops, region $REGION" "$REF_MD5" "${files[@]}"
 echo "  HBase's writer and hfilegen's writer, lz4/gz/none: same cells as hfilegen build's region $REGION"
 awk -F'\t' 'NR > 1 {printf "  java %s run %s: %.3fs wall, %.3f cpu-s\n", $1, $2, $3, $5}' "$LOGS/writer-java.out"
 awk -F'\t' 'NR > 1 {printf "  c    %s run %s: %.3fs wall, %.3f cpu-s\n", $1, $2, $3, $5}' "$LOGS/writer-c.out"
+
+# ---------------------------------------------------------------------------------------------
+stage "data block encodings ${ENCODINGS[*]}: hfilegen build (lz4, $REPS reps; none once), writer loops, probes"
+echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+for e in "${ENCODINGS[@]}"; do
+  for rep in $(seq 1 "$REPS"); do
+    id="hfg-enc-$e-lz4-$rep"
+    w=$(hfg_build "$id" lz4 "$DATA/main.csv" "$MAIN_MEM_B" "$OUT/hfg-enc-$e-lz4" "$e")
+    rec "id=$id tool=hfilegen set=enc codec=lz4 encoding=$e rep=$rep wall=$w input=$(stat -c %s "$DATA/main.csv") outbytes=$(out_bytes "$OUT/hfg-enc-$e-lz4") memory=$MAIN_MEM_B"
+    echo "  $id: ${w}s (load $(cut -d' ' -f1 /proc/loadavg))"
+  done
+  id="hfg-enc-$e-none-1"
+  w=$(hfg_build "$id" none "$DATA/main.csv" "$MAIN_MEM_B" "$OUT/hfg-enc-$e-none" "$e")
+  rec "id=$id tool=hfilegen set=enc codec=none encoding=$e rep=1 wall=$w input=$(stat -c %s "$DATA/main.csv") outbytes=$(out_bytes "$OUT/hfg-enc-$e-none") memory=$MAIN_MEM_B"
+  for c in lz4 none; do
+    "$HFG" verify --splits "$SPLITS" "$OUT/hfg-enc-$e-$c" > "$LOGS/verify-hfg-enc-$e-$c.txt" \
+      || fail "hfilegen verify $e $c (see $LOGS/verify-hfg-enc-$e-$c.txt)"
+    n=$(awk '/^OK / {s += $3} END {printf "%.0f\n", s}' "$LOGS/verify-hfg-enc-$e-$c.txt")
+    [ "$n" = "$CELLS_MAIN" ] || fail "hfilegen $e $c wrote $n cells, the generator made $CELLS_MAIN"
+  done
+  same_cells "hfilegen $e region $REGION" "$REF_MD5" \
+    "$(region_file "$LOGS/verify-hfg-enc-$e-lz4.txt" "$REGION")" \
+    "$(region_file "$LOGS/verify-hfg-enc-$e-none.txt" "$REGION")"
+  # the limit model on the encoded bytes: the codec's input is now the encoded blocks
+  "$BIN/probe_limits" blocks --max-mb "$PROBE_MB" "$OUT/hfg-enc-$e-none"/cf/* > "$WORK/probe-$e.txt"
+  grep -q '^encoded_blocks=[1-9]' "$WORK/probe-$e.txt" || fail "probe: no $e-encoded blocks"
+  for t in java c; do
+    if [ "$t" = java ]; then
+      w=$(timed "writer-java-$e" java "${JAVA_OPTS[@]}" -cp "$CP" hfilegen.bench.WriterBench \
+            "${WB_ARGS[@]/#lz4,gz,none/lz4}" --encoding "$e" --out "$OUT/writer-java-$e")
+    else
+      w=$(timed "writer-c-$e" "$BIN/writer_bench" "${WB_ARGS[@]/#lz4,gz,none/lz4}" --encoding "$e" \
+            --out "$OUT/writer-c-$e")
+    fi
+    rec "id=writer-$t-$e tool=writer-$t encoding=$e wall=$w"
+    f=$(awk -F'\t' '$1 == "lz4" {p = $9} END {print p}' "$LOGS/writer-$t-$e.out")
+    [ -n "$f" ] || fail "writer-$t wrote no $e file"
+    "$HFG" verify "$f" > "$LOGS/verify-writer-$t-$e.txt" || fail "verify writer-$t $e file $f"
+    "$HFG" inspect "$f" | grep -qi "DATA_BLOCK_ENCODING = $e\$" || fail "writer-$t $e: the file's DATA_BLOCK_ENCODING is not $e"
+    same_cells "writer-$t $e, region $REGION" "$REF_MD5" "$f"
+  done
+  echo "  $e: build (lz4, none) and both writer loops verified, region $REGION cells = the NONE build's; $(grep -E '^(kv_bytes|lz4_2t_median_mbs|lz4_ratio)=' "$WORK/probe-$e.txt" | tr '\n' ' ')"
+  awk -F'\t' -v e="$e" 'NR > 1 {printf "  java %s+%s run %s: %.3fs wall, %.3f cpu-s\n", e, $1, $2, $3, $5}' "$LOGS/writer-java-$e.out"
+  awk -F'\t' -v e="$e" 'NR > 1 {printf "  c    %s+%s run %s: %.3fs wall, %.3f cpu-s\n", e, $1, $2, $3, $5}' "$LOGS/writer-c-$e.out"
+done
 
 # ---------------------------------------------------------------------------------------------
 stage "ImportTsv bulk output (LocalJobRunner) and hfilegen on the same $SLICE_B-byte slice"

@@ -7,7 +7,8 @@
  * without a sync), so the two loops do the same work.
  *
  *   writer_bench --input REGION.tsv --columns HBASE_ROW_KEY,cf:a,... --timestamp MS
- *                --codecs lz4,gz,none --reps 3 --out DIR [--gz-impl zlib|isal]
+ *                --codecs lz4,gz,none [--encoding none|fast_diff|...] --reps 3 --out DIR
+ *                [--gz-impl zlib|isal]
  *
  * Rows are appended with hfg_writer_append_puts, as hfilegen build does.
  * Loading, splitting and sorting the rows happen before the clock starts; each
@@ -62,7 +63,7 @@ static void fail(const char *what) {
 }
 
 int main(int argc, char **argv) {
-  const char *input = NULL, *columns = NULL, *out = NULL, *codecs = "lz4";
+  const char *input = NULL, *columns = NULL, *out = NULL, *codecs = "lz4", *encoding = "none";
   long long ts = -1;
   int reps = 3;
   int gz_impl = HFG_GZ_ZLIB;
@@ -74,6 +75,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--out")) out = argv[i + 1];
     else if (!strcmp(argv[i], "--gz-impl")) gz_impl = !strcmp(argv[i + 1], "isal") ? HFG_GZ_ISAL : HFG_GZ_ZLIB;
+    else if (!strcmp(argv[i], "--encoding")) encoding = argv[i + 1];
     else fail("unknown option");
   }
   if (!input || !columns || !out || ts < 0) {
@@ -141,6 +143,7 @@ int main(int argc, char **argv) {
     hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
     if (hfg_codec_parse(name, &o.codec)) fail("unknown codec");
     o.gz_impl = gz_impl;
+    if (hfg_encoding_parse(encoding, &o.encoding)) fail("unknown encoding");
     o.bloom = HFG_BLOOM_ROW;
     o.checksum = HFG_CHECKSUM_CRC32C;
     o.bytes_per_checksum = 16384;

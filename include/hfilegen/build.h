@@ -138,6 +138,9 @@ typedef struct hfg_build_family {
   int has_bloom;
   hfg_bloom_type bloom;
   uint32_t block_size;              /* 0: unset */
+  int has_encoding;
+  hfg_encoding encoding;            /* DATA_BLOCK_ENCODING */
+  uint32_t bloom_prefix_length;     /* bloom ROWPREFIX: RowPrefixBloomFilter.prefix_length */
 } hfg_build_family;
 
 void hfg_build_options_init(hfg_build_options *o);

@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hfilegen/types.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -106,6 +108,13 @@ void hfg_hbase_table_free(hfg_hbase_table *t);
 
 /* Region index of a row in t->regions (binary search on start keys). */
 size_t hfg_hbase_region_of(const hfg_hbase_table *t, const uint8_t *row, size_t len);
+
+/* A family's DATA_BLOCK_ENCODING as the encoding hfilegen writes, as
+ * HFileOutputFormat2 takes it for the bulk-load files (the master stores
+ * DataBlockEncoding's enum names; compared without case).
+ * 0, or HFG_EUNSUPPORTED for an encoding hfilegen does not write: PREFIX_TREE
+ * (id 6: HBase 1.x's, removed in 2.0) or a name no HBase release defines. */
+int hfg_hbase_family_encoding(const hfg_hbase_family *f, hfg_encoding *out);
 
 /* ---- hbase-site.xml ---- */
 

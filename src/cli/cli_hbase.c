@@ -157,5 +157,14 @@ const char *cli_hbase_bloom(const hfg_hbase_family *f) {
   if (!strcasecmp(f->bloom, "NONE")) return "none";
   if (!strcasecmp(f->bloom, "ROW")) return "row";
   if (!strcasecmp(f->bloom, "ROWCOL")) return "rowcol";
+  if (!strcasecmp(f->bloom, "ROWPREFIX_FIXED_LENGTH")) return "rowprefix_fixed_length";
   return NULL;
+}
+
+uint32_t cli_hbase_bloom_prefix_length(const hfg_hbase_family *f) {
+  const char *s = f->bloom_prefix_length;
+  if (!s || !*s) return 0;
+  char *end;
+  unsigned long n = strtoul(s, &end, 10);
+  return *end || *s == '-' || *s == '+' || n == 0 || n > 32767 ? 0 : (uint32_t)n;
 }

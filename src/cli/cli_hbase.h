@@ -56,7 +56,11 @@ int cli_hbase_fetch(cli_hbase_args *a, int want_schema, hfg_hbase_table *t, cons
  * NULL when hfilegen cannot write it (LZO, BZIP2, LZMA, BROTLI). */
 const char *cli_hbase_codec(const cli_hbase_args *a, const hfg_hbase_family *f);
 
-/* hfilegen's bloom name for BLOOMFILTER, NULL when unsupported (ROWPREFIX_*). */
+/* hfilegen's bloom name for BLOOMFILTER, NULL when unsupported (ROWPREFIX_DELIMITED). */
 const char *cli_hbase_bloom(const hfg_hbase_family *f);
+
+/* A ROWPREFIX_FIXED_LENGTH family's RowPrefixBloomFilter.prefix_length (1..32767), 0 when
+ * absent or not a number HBase accepts. */
+uint32_t cli_hbase_bloom_prefix_length(const hfg_hbase_family *f);
 
 #endif

@@ -3,9 +3,11 @@
  * regionLocator) takes from a live table, applied to the build options: the
  * region start keys as split points, and per family the codec, bloom and block
  * size unless the command line (or the job file) chose them. The table's
- * MAX_FILESIZE becomes --max-file-size unless given. hfilegen writes no data
- * block encoding: a family with one gets a warning (HBase reads NONE-encoded
- * blocks; its compactions encode them).
+ * MAX_FILESIZE becomes --max-file-size unless given. Each family's
+ * DATA_BLOCK_ENCODING is written too (HFileOutputFormat2 writes the family's
+ * encoding), unless --encoding (or the job file's encoding) or a
+ * --family-option FAMILY:encoding= chooses one; an encoding hfilegen does not
+ * write (PREFIX_TREE) fails the job unless one of those chooses another.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,23 @@
 static int flag_given(int argc, char **argv, const char *flag) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], flag)) return 1;
+  return 0;
+}
+
+/* A --family-option FAMILY:KEY=... (or its data_block_encoding spelling) for this family. */
+static int family_option_given(const hfg_build_options *o, const char *fam, const char *key,
+                               const char *alias) {
+  size_t fl = strlen(fam);
+  for (size_t i = 0; i < o->nfamily_options; i++) {
+    const char *s = o->family_options[i];
+    if (strncmp(s, fam, fl) || s[fl] != ':') continue;
+    const char *k = s + fl + 1, *eq = strchr(k, '=');
+    if (!eq) continue;
+    size_t kl = (size_t)(eq - k);
+    if ((strlen(key) == kl && !strncmp(k, key, kl)) ||
+        (alias && strlen(alias) == kl && !strncmp(k, alias, kl)))
+      return 1;
+  }
   return 0;
 }
 
@@ -38,6 +57,8 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
                     o->hfile.block_size != dflt.hfile.block_size;
   int size_given = flag_given(argc, argv, "--max-file-size") ||
                    o->max_file_size != dflt.max_file_size;
+  int enc_given = flag_given(argc, argv, "--encoding") ||
+                  o->hfile.encoding != dflt.hfile.encoding;
 
   size_t n = t->nregions ? t->nregions - 1 : 0;
   lv->keys = calloc(n + 1, sizeof *lv->keys);
@@ -61,6 +82,7 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
     hfg_build_family *b = &lv->fams[k];
     b->name = f->name;
     const char *codec = cli_hbase_codec(&lv->hb, f), *bloom = cli_hbase_bloom(f);
+    char bloom_name[32];
     if (!codec_given) {
       if (!codec || hfg_codec_parse(codec, &b->codec)) {
         fprintf(stderr,
@@ -73,11 +95,18 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
       b->has_codec = 1;
     }
     if (!bloom_given) {
-      if (!bloom || hfg_bloom_type_parse(bloom, &b->bloom)) {
+      int ok = bloom && !hfg_bloom_type_parse(bloom, &b->bloom);
+      if (ok && b->bloom == HFG_BLOOM_ROWPREFIX) { /* its prefix length from the family */
+        b->bloom_prefix_length = cli_hbase_bloom_prefix_length(f);
+        ok = b->bloom_prefix_length > 0;
+        snprintf(bloom_name, sizeof bloom_name, "rowprefix:%u", b->bloom_prefix_length);
+        bloom = bloom_name;
+      }
+      if (!ok) {
         fprintf(stderr,
                 "hfilegen %s: table '%s' family '%s' has BLOOMFILTER %s%s%s, which hfilegen does "
-                "not write (none, row, rowcol): choose one with --bloom or --family-option "
-                "%s:bloom=...\n",
+                "not write (none, row, rowcol, ROWPREFIX_FIXED_LENGTH with a prefix length of "
+                "1..32767): choose one with --bloom or --family-option %s:bloom=...\n",
                 cmd, lv->hb.table, f->name, f->bloom,
                 f->bloom_prefix_length ? " with prefix length " : "",
                 f->bloom_prefix_length ? f->bloom_prefix_length : "", f->name);
@@ -86,19 +115,31 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
       b->has_bloom = 1;
     }
     if (!block_given) b->block_size = f->block_size;
-    if (strcmp(f->encoding, "NONE"))
-      fprintf(stderr,
-              "hfilegen %s: warning: table '%s' family '%s' has DATA_BLOCK_ENCODING %s; "
-              "hfilegen writes NONE-encoded blocks (HBase reads them as they are; its "
-              "compactions rewrite them with %s)\n",
-              cmd, lv->hb.table, f->name, f->encoding, f->encoding);
+    int fam_enc_given = family_option_given(o, f->name, "encoding", "data_block_encoding");
+    int enc_ok = 0;
+    if (!enc_given && !fam_enc_given) {
+      if (!(enc_ok = !hfg_hbase_family_encoding(f, &b->encoding))) {
+        fprintf(stderr,
+                "hfilegen %s: table '%s' family '%s' has DATA_BLOCK_ENCODING %s, which hfilegen "
+                "does not write (none, prefix, diff, fast_diff, row_index_v1): choose one with "
+                "--encoding or --family-option %s:encoding=...\n",
+                cmd, lv->hb.table, f->name, f->encoding, f->name);
+        bad = 1;
+      }
+      b->has_encoding = 1;
+    }
     if (!cli_quiet)
-      fprintf(stderr, "hfilegen %s: table '%s' family '%s': codec %s, bloom %s, block size %u%s\n",
+      fprintf(stderr,
+              "hfilegen %s: table '%s' family '%s': codec %s, bloom %s, block size %u%s, "
+              "encoding %s\n",
               cmd, lv->hb.table, f->name,
               codec_given ? "(command line)" : codec ? codec : f->compression,
               bloom_given ? "(command line)" : bloom ? bloom : f->bloom,
               block_given ? o->hfile.block_size : f->block_size,
-              block_given ? " (command line)" : "");
+              block_given ? " (command line)" : "",
+              enc_given || fam_enc_given ? "(command line)"
+              : enc_ok                   ? hfg_encoding_name(b->encoding)
+                                          : f->encoding);
   }
   o->table_families = lv->fams;
   o->ntable_families = t->nfamilies;

@@ -80,6 +80,11 @@ int cmd_splits_live(int argc, char **argv) {
       fprintf(f, ", COMPRESSION => '%s', BLOOMFILTER => '%s', BLOCKSIZE => '%u'", fa->compression,
               fa->bloom, fa->block_size);
       if (strcmp(fa->encoding, "NONE")) fprintf(f, ", DATA_BLOCK_ENCODING => '%s'", fa->encoding);
+      if (fa->bloom_prefix_length) { /* ROWPREFIX_FIXED_LENGTH needs it to create the family */
+        fputs(", CONFIGURATION => {'RowPrefixBloomFilter.prefix_length' => ", f);
+        ruby_sq(f, fa->bloom_prefix_length);
+        fputc('}', f);
+      }
       fputc('}', f);
     }
     if (t.nregions > 1) {

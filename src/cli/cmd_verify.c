@@ -435,7 +435,7 @@ int cmd_verify(int argc, char **argv) {
     if (live.active) {
       size_t fl;
       const uint8_t *fam = file_family(f, &fl);
-      verify_live_family(&live, f->path, fam, fl, quiet);
+      verify_live_family(&live, f->path, fam, fl);
     }
     if (!quiet && !span) {
       printf("OK %s: %" PRIu64 " cells, %" PRIu64 " rows, %" PRIu64 " blocks (%" PRIu64

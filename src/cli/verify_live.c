@@ -1,6 +1,7 @@
 /* verify --table: see verify_live.h. */
 #include "cli/verify_live.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -181,8 +182,20 @@ void verify_live_cause(const verify_live *lv, FILE *f, const uint8_t *first, siz
   }
 }
 
-void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, size_t fam_len,
-                        int quiet) {
+/* Appends "; " (after the first) and one reason to why; a reason that does not fit is cut. */
+static void why_add(char *why, size_t cap, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void why_add(char *why, size_t cap, size_t *n, const char *fmt, ...) {
+  if (*n + 3 >= cap) return;
+  if (*n) *n += (size_t)snprintf(why + *n, cap - *n, "; ");
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(why + *n, cap - *n, fmt, ap);
+  va_end(ap);
+  *n = k < 0 ? *n : *n + (size_t)k >= cap ? cap - 1 : *n + (size_t)k;
+}
+
+void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, size_t fam_len) {
   if (!lv->active) return;
   const hfg_hbase_family *tf = NULL;
   for (size_t i = 0; i < lv->t.nfamilies && !tf; i++)
@@ -202,27 +215,36 @@ void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, s
     return; /* the file's own verification reports it */
   }
   const char *codec = hfg_compression_name(hfg_reader_trailer(r)->compression);
-  const char *bloom = hfg_bloom_type_name(hfg_reader_meta(r)->bloom_type);
-  char why[512] = "";
+  const hfg_file_meta *m = hfg_reader_meta(r);
+  const char *bloom = hfg_bloom_type_name(m->bloom_type);
+  char why[1024] = "";
   size_t n = 0;
   if (!codec || strcasecmp(codec, tf->compression))
-    n += (size_t)snprintf(why + n, sizeof why - n, "compression %s, the table says %s",
-                          codec ? codec : "?", tf->compression);
+    why_add(why, sizeof why, &n, "compression %s, the table says %s", codec ? codec : "?",
+            tf->compression);
   if (!bloom || strcasecmp(bloom, tf->bloom))
-    snprintf(why + n, sizeof why - n, "%sbloom %s, the table says %s", n ? "; " : "",
-             bloom ? bloom : "?", tf->bloom);
+    why_add(why, sizeof why, &n, "bloom %s, the table says %s", bloom ? bloom : "?", tf->bloom);
+  else if (m->bloom_type == HFG_BLOOM_ROWPREFIX &&
+           m->bloom_prefix_length != cli_hbase_bloom_prefix_length(tf))
+    why_add(why, sizeof why, &n,
+            "bloom prefix length %u, the table says RowPrefixBloomFilter.prefix_length %s",
+            m->bloom_prefix_length, tf->bloom_prefix_length ? tf->bloom_prefix_length : "(unset)");
+  /* the file info's DATA_BLOCK_ENCODING names the blocks' encoding (absent: NONE) */
+  const uint8_t *ev;
+  size_t el;
+  char enc[64] = "NONE";
+  if (hfg_reader_fileinfo_get(r, "DATA_BLOCK_ENCODING", &ev, &el))
+    snprintf(enc, sizeof enc, "%.*s", (int)(el < 63 ? el : 63), (const char *)ev);
+  if (strcasecmp(enc, tf->encoding))
+    why_add(why, sizeof why, &n,
+            "data block encoding %s, the table says DATA_BLOCK_ENCODING %s (rebuild with "
+            "--table; completebulkload would load the file as it is)",
+            enc, tf->encoding);
   hfg_reader_close(r);
   if (why[0]) {
     printf("FAIL %s: family '%s': %s\n", path, tf->name, why);
     lv->nbad++;
   }
-  int noted = 0;
-  for (size_t i = 0; i < lv->nnoted && !noted; i++) noted = lv->noted[i] == tf;
-  if (!noted && lv->nnoted < sizeof lv->noted / sizeof *lv->noted) lv->noted[lv->nnoted++] = tf;
-  if (strcmp(tf->encoding, "NONE") && !quiet && !noted)
-    printf("NOTE family '%s' has DATA_BLOCK_ENCODING %s; hfilegen's files (%s and the others "
-           "of the family) have NONE-encoded blocks (HBase reads them; compactions encode them)\n",
-           tf->name, tf->encoding, path);
 }
 
 void verify_live_free(verify_live *lv) {

@@ -3,8 +3,8 @@
  * regions replace --splits; the region changes since the build (manifest.json's
  * "splits" against the table's start keys now) are named, for every file that
  * would be split and as notes; and every file's family settings are checked
- * against the table's (family exists, COMPRESSION, BLOOMFILTER; a
- * DATA_BLOCK_ENCODING other than NONE is a note: hfilegen writes NONE blocks).
+ * against the table's (family exists, COMPRESSION, BLOOMFILTER,
+ * DATA_BLOCK_ENCODING).
  */
 #ifndef HFG_CLI_VERIFY_LIVE_H
 #define HFG_CLI_VERIFY_LIVE_H
@@ -26,8 +26,6 @@ typedef struct verify_live {
   char manifest[4096];
   size_t nbad;              /* files whose family settings differ from the table's */
   size_t nnotes;
-  const hfg_hbase_family *noted[64]; /* families whose encoding note was printed */
-  size_t nnoted;
 } verify_live;
 
 /* Looks the table up and reads the manifest of the first directory in argv; prints
@@ -39,9 +37,8 @@ void verify_live_cause(const verify_live *lv, FILE *f, const uint8_t *first, siz
                        const uint8_t *last, size_t last_len);
 
 /* Checks one verified file against its family's settings; prints a FAIL line (and
- * counts it) or NOTE lines. */
-void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, size_t fam_len,
-                        int quiet);
+ * counts it) when one differs. */
+void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, size_t fam_len);
 
 void verify_live_free(verify_live *lv);
 

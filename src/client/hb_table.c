@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "client/hb_wire.h"
 #include "hbase-rpc.pb-c.h"
@@ -267,6 +268,27 @@ static int family_decode(const Hfg__Hbrpc__ColumnFamilySchema *cf, hfg_hbase_fam
   return 0;
 nomem:
   return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+}
+
+/* DataBlockEncoding's names and the encodings hfilegen writes under them
+ * (hbase-common/.../io/encoding/DataBlockEncoding.java); PREFIX_TREE is left out. */
+static const struct {
+  const char *name;
+  hfg_encoding enc;
+} hbase_encodings[] = {{"NONE", HFG_ENCODING_NONE},
+                       {"PREFIX", HFG_ENCODING_PREFIX},
+                       {"DIFF", HFG_ENCODING_DIFF},
+                       {"FAST_DIFF", HFG_ENCODING_FAST_DIFF},
+                       {"ROW_INDEX_V1", HFG_ENCODING_ROW_INDEX_V1}};
+
+int hfg_hbase_family_encoding(const hfg_hbase_family *f, hfg_encoding *out) {
+  const char *e = f && f->encoding ? f->encoding : "NONE";
+  for (size_t i = 0; i < sizeof hbase_encodings / sizeof *hbase_encodings; i++)
+    if (!strcasecmp(e, hbase_encodings[i].name)) {
+      *out = hbase_encodings[i].enc;
+      return 0;
+    }
+  return HFG_EUNSUPPORTED;
 }
 
 int hb_schema_decode(const uint8_t *body, size_t len, const char *table, hfg_hbase_table *t,

@@ -83,7 +83,10 @@ static int apply_table_families(job *j) {
     hfg_writer_options *w = &j->family_hfile[f];
     if (t->has_codec) w->codec = t->codec;
     if (t->has_bloom) w->bloom = t->bloom;
+    if (t->has_bloom && t->bloom == HFG_BLOOM_ROWPREFIX)
+      w->bloom_prefix_length = t->bloom_prefix_length;
     if (t->block_size) w->block_size = t->block_size;
+    if (t->has_encoding) w->encoding = t->encoding;
   }
   return 0;
 }

@@ -472,6 +472,38 @@ int hfg_lint_finish(hfg_lint *l, hfg_findings **out) {
         "fix the data or the template (e.g. a non-integer in a column used with % or long())",
         "%zu of %zu sample records cannot be keyed; first: %s", l->nbad, l->nrec, l->first_bad);
 
+  /* 10. A fixed-width bucket prefix: a ROWPREFIX_FIXED_LENGTH bloom over it. The prefix is
+   * the leading literals, the first expression when it is a bucket or hash of one
+   * rendered width, and the literals after it (the separator); a bucket whose width
+   * varies ({id % 16}: '3' and '12') has no fixed prefix length to give HBase. */
+  size_t pfx = 0, i = 0;
+  for (; i < s->nparts && s->parts[i].root < 0; i++) pfx += s->parts[i].llen;
+  const spart *bp = i < s->nparts ? &s->parts[i] : NULL;
+  if (bp && bp->bkind != HFG_BUCKET_NONE && bp->wmin == bp->wmax && bp->wmin > 0) {
+    pfx += bp->wmin;
+    for (i++; i < s->nparts && s->parts[i].root < 0; i++) pfx += s->parts[i].llen;
+    if (i < s->nparts && pfx <= 32767) { /* else the prefix is the whole key: a ROW bloom */
+      size_t tb = 0, te = s->parts[i].pos; /* the template text of the prefix */
+      snprintf(pt, sizeof pt, "%.*s", (int)(te - tb), s->tmpl + tb);
+      char fix[512];
+      snprintf(fix, sizeof fix,
+               "if reads are gets or scans within one prefix, build with --bloom rowprefix:%zu "
+               "and create the family with BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH', "
+               "CONFIGURATION => {'RowPrefixBloomFilter.prefix_length' => '%zu'}; keep ROW "
+               "for gets by the whole key alone",
+               pfx, pfx);
+      ADD(HFG_SEV_INFO, "rowprefix-bloom",
+          "a ROWPREFIX_FIXED_LENGTH bloom holds the first N bytes of each row: a get, or a scan "
+          "whose start and stop rows share those N bytes (one bucket, one hash prefix), skips "
+          "every store file without a row of that prefix, which a ROW bloom cannot do for a "
+          "scan; it pays where a region's files hold some of the prefixes (more buckets than "
+          "regions, incremental loads, flushes), not for scans across prefixes",
+          fix, "every key starts with the %zu bytes of %s (a %s of fixed width)", pfx, pt,
+          bp->bkind == HFG_BUCKET_DECIMAL ? "bucket" : bp->bkind == HFG_BUCKET_BYTE ? "salt byte"
+                                                                              : "hash prefix");
+    }
+  }
+
   hfg_free(refs);
   *out = f;
   return 0;

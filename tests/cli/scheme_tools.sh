@@ -143,6 +143,7 @@ expect_grep lint-clean 0 '0 errors, 0 warnings' -- "$BIN" lint --rowkey '{murmur
 expect_grep lint-monotonic 1 'error   monotonic-prefix' -- "$BIN" lint --rowkey '{ts}_{userId}'
 expect_grep lint-regions 0 'warning buckets-vs-regions' -- "$BIN" lint --rowkey '{id % 10}|{id}' --regions 4
 expect_grep lint-reverse-time 0 'reversed-time' -- "$BIN" lint --rowkey '{hex(md5(u), 4)}|{reverse(ts)}'
+expect_grep lint-rowprefix 0 'build with --bloom rowprefix:2 ' -- "$BIN" lint --rowkey '{id % 10}|{id}'
 
 printf 'userId,eventId,ts\n"a|b",e1,1\nc,e2,2\nc,e2,3\n' >"$WORK/sample.csv"
 got=$("$BIN" lint --rowkey '{hex(md5(userId), 4)}|{userId}|{eventId}' --input "$WORK/sample.csv")

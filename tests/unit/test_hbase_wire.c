@@ -220,6 +220,88 @@ TEST(captured_table_descriptor) {
   free(p);
 }
 
+/* DATA_BLOCK_ENCODING -> the encoding build --table writes: the captured descriptor
+ * (family b is FAST_DIFF, a and c leave it unset), then a descriptor with every
+ * name HBase has had; PREFIX_TREE (1.x) and an unknown name are refused. */
+TEST(descriptor_encoding_mapping) {
+  size_t n;
+  uint8_t *p = frame(DATA "live/000-GetTableDescriptors.frame", &n);
+  REQUIRE(p);
+  hb_response r;
+  hfg_err e = {0};
+  REQUIRE(hb_decode_response(p, n, &r, &e) == 0 && !r.has_exception);
+  hfg_hbase_table t;
+  memset(&t, 0, sizeof t);
+  REQUIRE(hb_schema_decode(r.body, r.body_len, "live", &t, &e) == 0 && t.nfamilies == 3);
+  hfg_encoding enc = HFG_ENCODING_COUNT_;
+  CHECK_EQ_INT(hfg_hbase_family_encoding(&t.families[0], &enc), 0);
+  CHECK_EQ_INT(enc, HFG_ENCODING_NONE);
+  CHECK_EQ_INT(hfg_hbase_family_encoding(&t.families[1], &enc), 0);
+  CHECK_EQ_INT(enc, HFG_ENCODING_FAST_DIFF);
+  hfg_hbase_table_free(&t);
+  free(p);
+
+  static const struct {
+    const char *attr; /* NULL: no DATA_BLOCK_ENCODING attribute */
+    int rc;
+    hfg_encoding want;
+  } cases[] = {{NULL, 0, HFG_ENCODING_NONE},
+               {"NONE", 0, HFG_ENCODING_NONE},
+               {"PREFIX", 0, HFG_ENCODING_PREFIX},
+               {"DIFF", 0, HFG_ENCODING_DIFF},
+               {"FAST_DIFF", 0, HFG_ENCODING_FAST_DIFF},
+               {"ROW_INDEX_V1", 0, HFG_ENCODING_ROW_INDEX_V1},
+               {"fast_diff", 0, HFG_ENCODING_FAST_DIFF},
+               {"PREFIX_TREE", HFG_EUNSUPPORTED, HFG_ENCODING_COUNT_},
+               {"ROW_INDEX_V2", HFG_EUNSUPPORTED, HFG_ENCODING_COUNT_},
+               {"", HFG_EUNSUPPORTED, HFG_ENCODING_COUNT_}};
+  enum { NC = sizeof cases / sizeof *cases };
+  Hfg__Hbrpc__ColumnFamilySchema cfs[NC], *cfp[NC];
+  Hfg__Hbrpc__BytesBytesPair attrs[NC], *attrp[NC];
+  char names[NC][8];
+  for (size_t i = 0; i < NC; i++) {
+    hfg__hbrpc__column_family_schema__init(&cfs[i]);
+    hfg__hbrpc__bytes_bytes_pair__init(&attrs[i]);
+    snprintf(names[i], sizeof names[i], "f%zu", i);
+    cfs[i].name.data = (uint8_t *)names[i];
+    cfs[i].name.len = strlen(names[i]);
+    attrs[i].first.data = (uint8_t *)"DATA_BLOCK_ENCODING";
+    attrs[i].first.len = strlen("DATA_BLOCK_ENCODING");
+    attrs[i].second.data = (uint8_t *)(cases[i].attr ? cases[i].attr : "");
+    attrs[i].second.len = cases[i].attr ? strlen(cases[i].attr) : 0;
+    attrp[i] = &attrs[i];
+    cfs[i].n_attributes = cases[i].attr ? 1 : 0;
+    cfs[i].attributes = &attrp[i];
+    cfp[i] = &cfs[i];
+  }
+  Hfg__Hbrpc__TableName tn = HFG__HBRPC__TABLE_NAME__INIT;
+  tn.namespace_.data = (uint8_t *)"default";
+  tn.namespace_.len = 7;
+  tn.qualifier.data = (uint8_t *)"enc";
+  tn.qualifier.len = 3;
+  Hfg__Hbrpc__TableSchema ts = HFG__HBRPC__TABLE_SCHEMA__INIT, *tsp = &ts;
+  ts.table_name = &tn;
+  ts.n_column_families = NC;
+  ts.column_families = cfp;
+  Hfg__Hbrpc__GetTableDescriptorsResponse resp = HFG__HBRPC__GET_TABLE_DESCRIPTORS_RESPONSE__INIT;
+  resp.n_table_schema = 1;
+  resp.table_schema = &tsp;
+  size_t len = hfg__hbrpc__get_table_descriptors_response__get_packed_size(&resp);
+  uint8_t *body = malloc(len);
+  hfg__hbrpc__get_table_descriptors_response__pack(&resp, body);
+  memset(&t, 0, sizeof t);
+  REQUIRE(hb_schema_decode(body, len, "enc", &t, &e) == 0 && t.nfamilies == NC);
+  for (size_t i = 0; i < NC; i++) {
+    enc = HFG_ENCODING_COUNT_;
+    int rc = hfg_hbase_family_encoding(&t.families[i], &enc);
+    CHECK_EQ_INT(rc, cases[i].rc);
+    if (!cases[i].rc) CHECK_EQ_INT(enc, cases[i].want);
+    if (cases[i].rc) CHECK_EQ_INT(enc, HFG_ENCODING_COUNT_); /* left as it was */
+  }
+  hfg_hbase_table_free(&t);
+  free(body);
+}
+
 /* Every cut of a captured frame is refused or decodes to fewer rows; none crashes. */
 TEST(captured_frames_truncated) {
   const char *files[] = {DATA "live/000-Scan.frame", DATA "live/000-GetTableDescriptors.frame"};

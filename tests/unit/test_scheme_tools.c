@@ -289,9 +289,9 @@ static int lint(const char *tmpl, uint64_t regions, const char *cols_csv, const 
 
 TEST(lint_template_red_lines) {
   /* Clean schemes. */
-  LINT_IS("{id % 10}|{id}", 10, NULL, NULL, 0, -1, "");
-  LINT_IS("{murmur3(userId) % 16 :02}_{ts}_{eventId}", 16, NULL, NULL, 0, -1, "");
-  LINT_IS("{hex(md5(userId), 4)}|{userId}", 64, NULL, NULL, 0, -1, "");
+  LINT_IS("{id % 10}|{id}", 10, NULL, NULL, 0, HFG_SEV_INFO, "rowprefix-bloom");
+  LINT_IS("{murmur3(userId) % 16 :02}_{ts}_{eventId}", 16, NULL, NULL, 0, HFG_SEV_INFO, "rowprefix-bloom");
+  LINT_IS("{hex(md5(userId), 4)}|{userId}", 64, NULL, NULL, 0, HFG_SEV_INFO, "rowprefix-bloom");
   /* A timestamp or a sequence first. */
   LINT_IS("{ts}_{userId}", 0, NULL, NULL, 0, HFG_SEV_ERROR, "monotonic-prefix");
   LINT_IS("{long(id)}{hex(md5(name), 4)}", 0, NULL, NULL, 0, HFG_SEV_ERROR, "monotonic-prefix");
@@ -301,26 +301,26 @@ TEST(lint_template_red_lines) {
   LINT_IS("{day(x)}_{murmur3(d) % 8}_{x}", 0, NULL, NULL, 0, HFG_SEV_INFO, "time-bucket-prefix");
   LINT_IS("{hour(x)}_{d}", 0, NULL, NULL, 0, HFG_SEV_ERROR, "monotonic-prefix");
   /* Key length, by template widths. */
-  LINT_IS("{hex(md5(u))}{lpad(u, 180, ' ')}", 0, NULL, NULL, 0, HFG_SEV_ERROR, "key-length");
-  LINT_IS("{hex(md5(u))}|{lpad(u, 80, ' ')}", 0, NULL, NULL, 0, HFG_SEV_WARNING, "key-length");
+  LINT_IS("{hex(md5(u))}{lpad(u, 180, ' ')}", 0, NULL, NULL, 0, HFG_SEV_ERROR, "key-length,rowprefix-bloom");
+  LINT_IS("{hex(md5(u))}|{lpad(u, 80, ' ')}", 0, NULL, NULL, 0, HFG_SEV_WARNING, "key-length,rowprefix-bloom");
   /* Variable-length fields concatenated. */
-  LINT_IS("{hex(md5(u), 4)}{u}{e}", 0, NULL, NULL, 0, HFG_SEV_ERROR, "no-separator");
+  LINT_IS("{hex(md5(u), 4)}{u}{e}", 0, NULL, NULL, 0, HFG_SEV_ERROR, "no-separator,rowprefix-bloom");
   /* Buckets vs regions. */
-  LINT_IS("{id % 10}|{id}", 4, NULL, NULL, 0, HFG_SEV_WARNING, "buckets-vs-regions");
-  LINT_IS("{id % 10}|{id}", 20, NULL, NULL, 0, HFG_SEV_WARNING, "buckets-vs-regions");
-  LINT_IS("{id % 100 :02}|{id}", 10, NULL, NULL, 0, -1, "");
+  LINT_IS("{id % 10}|{id}", 4, NULL, NULL, 0, HFG_SEV_WARNING, "buckets-vs-regions,rowprefix-bloom");
+  LINT_IS("{id % 10}|{id}", 20, NULL, NULL, 0, HFG_SEV_WARNING, "buckets-vs-regions,rowprefix-bloom");
+  LINT_IS("{id % 100 :02}|{id}", 10, NULL, NULL, 0, HFG_SEV_INFO, "rowprefix-bloom");
   LINT_IS("{id % 16}|{id}", 0, NULL, NULL, 0, HFG_SEV_WARNING, "unpadded-buckets");
   /* Reversed time string. */
-  LINT_IS("{hex(md5(u), 4)}|{reverse(ts)}", 0, NULL, NULL, 0, HFG_SEV_WARNING, "reversed-time");
+  LINT_IS("{hex(md5(u), 4)}|{reverse(ts)}", 0, NULL, NULL, 0, HFG_SEV_WARNING, "reversed-time,rowprefix-bloom");
 }
 
 TEST(lint_sample_red_lines) {
   static const char *const sep_rows[] = {"a|b,e1", "c,e2", "d,e3"};
-  LINT_IS("{hex(md5(u), 4)}|{u}|{e}", 0, "u,e", sep_rows, 3, HFG_SEV_ERROR, "separator-in-values");
+  LINT_IS("{hex(md5(u), 4)}|{u}|{e}", 0, "u,e", sep_rows, 3, HFG_SEV_ERROR, "separator-in-values,rowprefix-bloom");
   static const char *const dup_rows[] = {"a,e1", "b,e2", "a,e3"};
-  LINT_IS("{hex(md5(u), 4)}|{u}", 0, "u,e", dup_rows, 3, HFG_SEV_ERROR, "duplicate-keys");
+  LINT_IS("{hex(md5(u), 4)}|{u}", 0, "u,e", dup_rows, 3, HFG_SEV_ERROR, "duplicate-keys,rowprefix-bloom");
   static const char *const bad_rows[] = {"1,x", "zz,y"};
-  LINT_IS("{id % 10}|{id}", 0, "id,v", bad_rows, 2, HFG_SEV_ERROR, "eval-errors");
+  LINT_IS("{id % 10}|{id}", 0, "id,v", bad_rows, 2, HFG_SEV_ERROR, "eval-errors,rowprefix-bloom");
   /* Skew: ids all multiples of 10 land in bucket 0. */
   static const char *rows[200];
   static char buf[200][16];
@@ -328,13 +328,13 @@ TEST(lint_sample_red_lines) {
     snprintf(buf[i], sizeof buf[i], "%d", (i * 7919 % 1000) * 10);
     rows[i] = buf[i];
   }
-  LINT_IS("{id % 10}|{id}", 0, "id", rows, 100, HFG_SEV_WARNING, "bucket-skew");
+  LINT_IS("{id % 10}|{id}", 0, "id", rows, 100, HFG_SEV_WARNING, "bucket-skew,rowprefix-bloom");
   /* A spread sample is fine, and a name that looks monotonic is cleared by it. */
   for (int i = 0; i < 200; i++) {
     snprintf(buf[i], sizeof buf[i], "%d", i * 7919 % 1000 + 1);
     rows[i] = buf[i];
   }
-  LINT_IS("{id % 10}|{id}", 0, "id", rows, 200, -1, "");
+  LINT_IS("{id % 10}|{id}", 0, "id", rows, 200, HFG_SEV_INFO, "rowprefix-bloom");
   LINT_IS("{id}|{hex(md5(id), 4)}", 0, "id", rows, 200, -1, "");
   /* ... and an increasing sample flags a neutral name. */
   for (int i = 0; i < 20; i++) {
@@ -346,7 +346,69 @@ TEST(lint_sample_red_lines) {
   static char longv[260];
   memset(longv, 'x', 250);
   static const char *const long_rows[] = {longv};
-  LINT_IS("{hex(md5(u), 4)}|{u}", 0, "u", long_rows, 1, HFG_SEV_ERROR, "key-length");
+  LINT_IS("{hex(md5(u), 4)}|{u}", 0, "u", long_rows, 1, HFG_SEV_ERROR, "key-length,rowprefix-bloom");
+}
+
+/* The rowprefix-bloom suggestion: its prefix length N as the fix gives it ("rowprefix:N"),
+ * 0 when there is no such finding. */
+static long lint_rowprefix(const char *tmpl, char *msg, size_t cap) {
+  hfg_scheme *s = NULL;
+  char err[256];
+  if (hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) return -1;
+  hfg_lint *l = NULL;
+  hfg_findings *fs = NULL;
+  long n = 0;
+  if (!hfg_lint_new(s, 0, &l) && !hfg_lint_finish(l, &fs)) {
+    for (size_t i = 0; i < hfg_findings_count(fs); i++) {
+      const hfg_finding *x = hfg_findings_get(fs, i);
+      const char *at = strstr(x->fix, "--bloom rowprefix:");
+      if (strcmp(x->code, "rowprefix-bloom")) continue;
+      CHECK_EQ_INT(x->severity, HFG_SEV_INFO);
+      n = at ? strtol(at + 18, NULL, 10) : -2;
+      snprintf(msg, cap, "%s", x->message);
+      char want[96];
+      snprintf(want, sizeof want, "'RowPrefixBloomFilter.prefix_length' => '%ld'", n);
+      CHECK(strstr(x->fix, want) != NULL);
+      CHECK(strstr(x->why, "scan") != NULL); /* says when it helps */
+    }
+  } else {
+    n = -3;
+  }
+  hfg_findings_free(fs);
+  hfg_lint_free(l);
+  hfg_scheme_free(s);
+  return n;
+}
+
+TEST(lint_rowprefix_bloom) {
+  static const struct {
+    const char *tmpl;
+    long n;
+    const char *shown; /* in the message: the prefix's template text */
+  } cases[] = {
+      {"{id % 10}|{id}", 2, "{id % 10}|"},                  /* salt bucket and separator */
+      {"{id % 100 :02}|{id}", 3, "{id % 100 :02}|"},        /* zero-padded bucket */
+      {"{hex(md5(userId), 4)}|{userId}", 5, "{hex(md5(userId), 4)}|"}, /* hash prefix */
+      {"{hex(md5(u), 6)}{u}", 6, "{hex(md5(u), 6)}"},       /* no separator: the hash alone */
+      {"bucket-range:userId:16:ts:eventId", 3, "{murmur3(userId) % 16 :02}_"},
+      {"{phoenix_salt(8)}{id}", 1, "{phoenix_salt(8)}"},    /* Phoenix's salt byte */
+      {"t|{id % 10 :02}||{id}", 6, "t|{id % 10 :02}||"},    /* literals around it count */
+      /* no fixed-width prefix */
+      {"{id % 16}|{id}", 0, NULL},                          /* '3|' and '12|' */
+      {"{id % 100}|{id}", 0, NULL},
+      {"{id}|{id % 10}", 0, NULL},                          /* the bucket is not first */
+      {"{user}|{hex(md5(user), 4)}", 0, NULL},
+      {"{day(ts)}_{murmur3(d) % 8}_{ts}", 0, NULL},         /* a time bucket first */
+      {"{hex(md5(u), 4)}|", 0, NULL},                       /* the prefix is the whole key */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char msg[512] = "";
+    long n = lint_rowprefix(cases[i].tmpl, msg, sizeof msg);
+    if (n != cases[i].n) fprintf(stderr, "  %s: rowprefix %ld, want %ld\n", cases[i].tmpl, n,
+                                 cases[i].n);
+    CHECK_EQ_INT(n, cases[i].n);
+    if (cases[i].shown) CHECK(strstr(msg, cases[i].shown) != NULL);
+  }
 }
 
 /* Every allocation of the tools failing in turn: HFG_ENOMEM, nothing leaks

@@ -30,8 +30,10 @@ import org.apache.hadoop.hbase.util.ChecksumType;
 /**
  * HBase's own HFile writer at its best: StoreFileWriter, configured as
  * HFileOutputFormat2's record writer configures it (HFile v3 with tags, ROW
- * bloom, the family's codec, 64 KB blocks, CRC32C per 16 KB, no data block
- * encoding, the bulk-load file-info entries), fed the already sorted cells of
+ * bloom, the family's codec, 64 KB blocks, CRC32C per 16 KB, the family's data
+ * block encoding (--encoding, default NONE: HFileOutputFormat2 passes the family's
+ * DATA_BLOCK_ENCODING into the HFileContext), the bulk-load file-info entries), fed the
+ * already sorted cells of
  * one region from memory in a tight loop.
  *
  * <p>Reading the region's rows (a TSV slice as ImportTsv reads it), building
@@ -44,7 +46,8 @@ import org.apache.hadoop.hbase.util.ChecksumType;
  *
  * <pre>
  * WriterBench --input REGION.tsv --columns HBASE_ROW_KEY,cf:a,... --timestamp MILLIS
- *             --codecs lz4,gz,none --reps 3 --out DIR
+ *             --codecs lz4,gz,none [--encoding none|prefix|diff|fast_diff|row_index_v1]
+ *             --reps 3 --out DIR
  * </pre>
  *
  * Prints one line per timed run: {@code codec run wall_s thread_cpu_s process_cpu_s
@@ -57,6 +60,7 @@ public final class WriterBench {
   public static void main(String[] args) throws Exception {
     String input = null, columns = null, out = null;
     String[] codecs = {"lz4"};
+    DataBlockEncoding encoding = DataBlockEncoding.NONE;
     long ts = -1;
     int reps = 3;
     for (int i = 0; i + 1 < args.length; i += 2) {
@@ -67,6 +71,7 @@ public final class WriterBench {
         case "--codecs": codecs = args[i + 1].split(","); break;
         case "--reps": reps = Integer.parseInt(args[i + 1]); break;
         case "--out": out = args[i + 1]; break;
+        case "--encoding": encoding = DataBlockEncoding.valueOf(args[i + 1].toUpperCase()); break;
         default: throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -132,7 +137,7 @@ public final class WriterBench {
       long warm0 = System.nanoTime();
       for (int k = 0; k < 6 && (k == 0 || System.nanoTime() - warm0 < 5_000_000_000L); k++) {
         Path path = new Path(out, codec + "/warmup");
-        writeOne(conf, fs, path, family, codec, cells);
+        writeOne(conf, fs, path, family, codec, encoding, cells);
         fs.delete(path, false);
       }
       for (int run = 1; run <= reps; run++) {
@@ -141,7 +146,7 @@ public final class WriterBench {
         long w0 = System.nanoTime();
         long t0 = threads.getCurrentThreadCpuTime();
         long p0 = os.getProcessCpuTime();
-        writeOne(conf, fs, path, family, codec, cells);
+        writeOne(conf, fs, path, family, codec, encoding, cells);
         long p1 = os.getProcessCpuTime();
         long t1 = threads.getCurrentThreadCpuTime();
         long w1 = System.nanoTime();
@@ -154,10 +159,10 @@ public final class WriterBench {
   }
 
   private static void writeOne(Configuration conf, FileSystem fs, Path path, byte[] family,
-      String codec, List<Cell> cells) throws Exception {
+      String codec, DataBlockEncoding encoding, List<Cell> cells) throws Exception {
     HFileContext ctx = new HFileContextBuilder()
         .withCompression(Codecs.algorithm(codec))
-        .withDataBlockEncoding(DataBlockEncoding.NONE)
+        .withDataBlockEncoding(encoding)
         .withChecksumType(ChecksumType.CRC32C)
         .withBytesPerCheckSum(16 * 1024)
         .withBlockSize(64 * 1024)

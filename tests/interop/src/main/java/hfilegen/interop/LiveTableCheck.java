@@ -48,8 +48,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * differ in codec, bloom, block size and data block encoding, then runs the hfilegen binary as a
  * subprocess (each with a timeout): {@code splits --table} must print the table's start keys;
  * {@code build --table} must take each family's settings (read back from the HFiles' trailer and
- * file info) and warn about the encoding it does not write; the output must bulk-load with
- * fail-if-need-split; after one region is split and two others merged through Admin,
+ * file info), the data block encoding too (FAST_DIFF, ROW_INDEX_V1); the output must bulk-load
+ * with fail-if-need-split; {@code verify --table} must fail the files of a family whose encoding
+ * was overridden at build time or changed in the table since; after one region is split and two
+ * others merged through Admin,
  * {@code verify --table} must name exactly the files that now cross a boundary and exit 1, and
  * a rebuild with {@code --table} must pass and load. Then the failure cases: a disabled table, a
  * missing table, a wrong znode parent, and a stopped master, each a clear error in bounded time.
@@ -65,6 +67,7 @@ public final class LiveTableCheck {
   private static final int REGIONS = 16;
   private static final long TS = 1700000000000L;
   private static final long TIMEOUT_S = 120;
+  private static final String PREFIX_LENGTH_KEY = "RowPrefixBloomFilter.prefix_length";
 
   private static int passed;
   private static int failed;
@@ -155,6 +158,11 @@ public final class LiveTableCheck {
     tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("c"))
       .setCompressionType(Compression.Algorithm.LZ4).setBloomFilterType(BloomType.NONE)
       .setBlocksize(4096).build());
+    tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("d"))
+      .setCompressionType(Compression.Algorithm.LZ4)
+      .setBloomFilterType(BloomType.ROWPREFIX_FIXED_LENGTH)
+      .setConfiguration(PREFIX_LENGTH_KEY, "4").setBlocksize(16384)
+      .setDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1).build());
     admin.createTable(tdb.build(), splitKeys());
     util.waitUntilAllRegionsAssigned(TableName.valueOf(TABLE));
     TableName dis = TableName.valueOf("live_disabled");
@@ -166,14 +174,14 @@ public final class LiveTableCheck {
   }
 
   static void writeInput(Path csv) throws IOException {
-    StringBuilder sb = new StringBuilder("id,va,vb,vc\n");
+    StringBuilder sb = new StringBuilder("id,va,vb,vc,vd\n");
     for (int i = 0; i < ROWS; i++) {
       String k = key(i);
       sb.append(k).append(',').append("alpha-").append(k).append("-").append(i * 7919 % 100003)
         .append("-0123456789abcdefghijklmnopqrstuvwxyz").append(',')
         .append("beta-").append(i % 97).append("-").append(k).append("-ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         .append(',').append("gamma-").append(Integer.toHexString(i * 31337)).append("-").append(k)
-        .append('\n');
+        .append(',').append("delta-").append(i % 13).append("-").append(k).append('\n');
     }
     Files.write(csv, sb.toString().getBytes(StandardCharsets.UTF_8));
   }
@@ -214,7 +222,9 @@ public final class LiveTableCheck {
       firstLast[0] = r.getFirstRowKey().orElse(null);
       firstLast[1] = r.getLastRowKey().orElse(null);
       long avg = blocks > 0 ? bytes / blocks : 0;
-      return codec + "," + bloom + "," + blocks + "," + avg;
+      byte[] bp = r.getHFileInfo().get(HStoreFile.BLOOM_FILTER_PARAM_KEY);
+      return codec + "," + bloom + "," + blocks + "," + avg + "," + r.getDataBlockEncoding() + ","
+        + (bp == null ? "-" : Integer.toString(Bytes.toInt(bp)));
     } finally {
       r.close();
     }
@@ -261,11 +271,43 @@ public final class LiveTableCheck {
     }
   }
 
-  static String[] buildArgs(String h, String zk, Path csv, Path out) {
-    return new String[] {h, "build", "--table", TABLE, "--zookeeper", zk, "--rowkey", "{id}",
-      "--map", "va=a:q", "--map", "vb=b:q", "--map", "vc=c:q", "--timestamp",
-      Long.toString(TS), "--threads", "2", "--memory", "64m", "--out", out.toString(),
-      csv.toString()};
+  static String[] buildArgs(String h, String zk, Path csv, Path out, String... more) {
+    List<String> a = new ArrayList<>(Arrays.asList(h, "build", "--table", TABLE, "--zookeeper",
+      zk, "--rowkey", "{id}", "--map", "va=a:q", "--map", "vb=b:q", "--map", "vc=c:q", "--map",
+      "vd=d:q", "--timestamp", Long.toString(TS), "--threads", "2", "--memory", "64m", "--out",
+      out.toString()));
+    a.addAll(Arrays.asList(more));
+    a.add(csv.toString());
+    return a.toArray(new String[0]);
+  }
+
+  /** The files verify names in "FAIL file: family 'f': ..." lines containing {@code what}. */
+  static Set<String> failedFiles(String out, String what) {
+    Set<String> s = new TreeSet<>();
+    for (String line : out.split("\n")) {
+      int i = line.indexOf(": family '");
+      if (line.startsWith("FAIL ") && i > 5 && line.contains(what)) {
+        s.add(line.substring(5, i));
+      }
+    }
+    return s;
+  }
+
+  static Set<String> familyFiles(List<Path> files, String fam) {
+    return files.stream().filter(p -> p.getParent().getFileName().toString().equals(fam))
+      .map(Path::toString).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /** Family b's encoding and family d's bloom prefix length, changed through Admin. */
+  static void modifyFamilies(HBaseTestingUtility util, DataBlockEncoding bEnc, String dPrefix)
+    throws Exception {
+    Admin admin = util.getAdmin();
+    TableName tn = TableName.valueOf(TABLE);
+    admin.modifyColumnFamily(tn, ColumnFamilyDescriptorBuilder.newBuilder(admin.getDescriptor(tn)
+      .getColumnFamily(Bytes.toBytes("b"))).setDataBlockEncoding(bEnc).build());
+    admin.modifyColumnFamily(tn, ColumnFamilyDescriptorBuilder.newBuilder(admin.getDescriptor(tn)
+      .getColumnFamily(Bytes.toBytes("d"))).setConfiguration(PREFIX_LENGTH_KEY, dPrefix).build());
+    util.waitUntilAllRegionsAssigned(tn);
   }
 
   public static void main(String[] args) throws Exception {
@@ -338,6 +380,9 @@ public final class LiveTableCheck {
     check("splits --table --format shell names each family's settings", r.rc == 0
       && r.out.contains("{NAME => 'a', COMPRESSION => 'GZ', BLOOMFILTER => 'ROW', BLOCKSIZE => "
         + "'8192'}") && r.out.contains("DATA_BLOCK_ENCODING => 'FAST_DIFF'")
+      && r.out.contains("BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH', BLOCKSIZE => '16384', "
+        + "DATA_BLOCK_ENCODING => 'ROW_INDEX_V1', CONFIGURATION => "
+        + "{'RowPrefixBloomFilter.prefix_length' => '4'}}")
       && r.out.contains("SPLITS => [\"k02000\""), r.toString());
 
     // 2. build --table takes the split points and each family's settings
@@ -348,16 +393,19 @@ public final class LiveTableCheck {
     r = run(work, buildArgs(h, zk, csv, out));
     check("build --table succeeds", r.rc == 0 && Files.exists(out.resolve("_SUCCESS")),
       r.toString());
-    check("build --table warns that family b's FAST_DIFF encoding is written as NONE",
-      r.err.contains("FAST_DIFF") && r.err.contains("NONE") && r.err.contains("'b'"), r.err);
+    check("build --table names the encodings it takes (b fast_diff, d row_index_v1)",
+      r.err.contains("family 'b': codec snappy, bloom rowcol, block size 65536, encoding "
+        + "fast_diff") && r.err.contains("family 'd': codec lz4, bloom rowprefix:4, block size "
+        + "16384, encoding row_index_v1") && !r.err.contains("warning"), r.err);
     String manifest = Files.exists(out.resolve("manifest.json"))
       ? new String(Files.readAllBytes(out.resolve("manifest.json")), StandardCharsets.UTF_8) : "";
     check("manifest.json records the live region boundaries", manifest.contains(
       "\"splits_source\": \"table live") && manifest.contains("\"k30000\""), "manifest: "
       + (manifest.length() > 300 ? manifest.substring(0, 300) : manifest));
     List<Path> files = Files.exists(out) ? hfiles(out) : new ArrayList<>();
-    String[][] wantSettings = {{"a", "gz", "ROW", "8192"}, {"b", "snappy", "ROWCOL", "65536"},
-      {"c", "lz4", "NONE", "4096"}};
+    String[][] wantSettings = {{"a", "gz", "ROW", "8192", "NONE"},
+      {"b", "snappy", "ROWCOL", "65536", "FAST_DIFF"}, {"c", "lz4", "NONE", "4096", "NONE"},
+      {"d", "lz4", "ROWPREFIX_FIXED_LENGTH", "16384", "ROW_INDEX_V1", "4"}};
     for (String[] w : wantSettings) {
       List<Path> ff = files.stream().filter(p -> p.getParent().getFileName().toString()
         .equals(w[0])).collect(Collectors.toList());
@@ -370,16 +418,19 @@ public final class LiveTableCheck {
         long bs = Long.parseLong(w[3]);
         long blocks = Long.parseLong(s[2]);
         long avg = Long.parseLong(s[3]);
-        if (!s[0].equals(w[1]) || !s[1].equals(w[2])) {
-          bad = f + ": codec " + s[0] + ", bloom " + s[1];
+        if (!s[0].equals(w[1]) || !s[1].equals(w[2]) || !s[4].equals(w[4])
+          || (w.length > 5 && !s[5].equals(w[5]))) {
+          bad = f + ": codec " + s[0] + ", bloom " + s[1] + " (param " + s[5] + "), encoding "
+            + s[4];
         } else if (blocks < 2 || avg < bs / 2 || avg > bs + bs / 2 + 512) {
           bad = f + ": " + blocks + " data blocks of " + avg + " bytes on average for BLOCKSIZE "
             + bs;
         }
       }
       check("family " + w[0] + " files carry the table's settings (" + w[1] + ", " + w[2]
-        + ", blocks of ~" + w[3] + " bytes) as HBase reads them", bad == null, String
-        .valueOf(bad));
+        + (w.length > 5 ? " " + w[5] : "") + ", " + w[4] + ", blocks of ~" + w[3]
+        + " bytes) as HBase reads them", bad == null,
+        String.valueOf(bad));
     }
 
     // 3. the output bulk-loads with fail-if-need-split
@@ -390,6 +441,44 @@ public final class LiveTableCheck {
     r = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
     check("verify --table passes right after the build", r.rc == 0 && r.out.contains("PASS"),
       r.toString());
+
+    // 3b. the encoding: an override at build time, then a change of the table's
+    Path outEnc = work.resolve("out-enc");
+    FileUtil.fullyDelete(outEnc.toFile());
+    r = run(work, buildArgs(h, zk, csv, outEnc, "--family-option", "d:encoding=none"));
+    List<Path> encFiles = Files.exists(outEnc) ? hfiles(outEnc) : new ArrayList<>();
+    String dEnc = "";
+    for (Path f : encFiles) {
+      String fam = f.getParent().getFileName().toString();
+      if (fam.equals("d") || fam.equals("b")) {
+        dEnc += fam + "=" + settingsOf(conf, f, new byte[2][]).split(",")[4] + " ";
+      }
+    }
+    check("--family-option d:encoding=none overrides the table's ROW_INDEX_V1 (b stays "
+      + "FAST_DIFF)", r.rc == 0 && r.err.contains("family 'd': codec lz4, bloom rowprefix:4, "
+        + "block size 16384, encoding (command line)") && !dEnc.contains("d=ROW_INDEX_V1")
+      && dEnc.contains("d=NONE") && !dEnc.contains("b=NONE") && dEnc.contains("b=FAST_DIFF"),
+      dEnc + "; " + r);
+    Run v = run(work, h, "verify", outEnc.toString(), "--table", TABLE, "--zookeeper", zk);
+    check("verify --table fails exactly family d's files of that build (encoding NONE, the "
+      + "table says ROW_INDEX_V1)", v.rc == 1 && failedFiles(v.out, "data block encoding NONE, "
+        + "the table says DATA_BLOCK_ENCODING ROW_INDEX_V1").equals(familyFiles(encFiles, "d"))
+      && failedFiles(v.out, "").equals(familyFiles(encFiles, "d")) && !encFiles.isEmpty(),
+      v.toString());
+    modifyFamilies(util, DataBlockEncoding.DIFF, "5");
+    v = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
+    Set<String> bd = new TreeSet<>(familyFiles(files, "b"));
+    bd.addAll(familyFiles(files, "d"));
+    check("after the table's family b changes to DIFF and d's prefix length to 5, verify --table "
+      + "fails exactly b's files (FAST_DIFF) and d's (prefix length 4)", v.rc == 1
+      && failedFiles(v.out, "data block encoding FAST_DIFF, the table says DATA_BLOCK_ENCODING "
+        + "DIFF").equals(familyFiles(files, "b")) && failedFiles(v.out, "bloom prefix length 4, "
+        + "the table says RowPrefixBloomFilter.prefix_length 5").equals(familyFiles(files, "d"))
+      && failedFiles(v.out, "").equals(bd), v.toString());
+    modifyFamilies(util, DataBlockEncoding.FAST_DIFF, "4");
+    v = run(work, h, "verify", out.toString(), "--table", TABLE, "--zookeeper", zk);
+    check("with FAST_DIFF and prefix length 4 restored, verify --table passes again", v.rc == 0,
+      v.toString());
 
     // 4. split one region and merge two others, then verify must name the crossing files
     Admin admin = util.getAdmin();
@@ -450,7 +539,8 @@ public final class LiveTableCheck {
       }
     }
     check("verify --table exits 1 naming exactly the " + crossing.size() + " files that now "
-      + "cross the new boundary", r.rc == 1 && named.equals(crossing) && crossing.size() == 3,
+      + "cross the new boundary (one per family)", r.rc == 1 && named.equals(crossing)
+      && crossing.size() == 4,
       "want " + crossing + ", named " + named + "; " + r);
     check("verify --table names the region changes (split at " + Bytes.toString(splitAt)
       + ", merge at " + key(10 * (ROWS / REGIONS)) + ")", r.out.contains("split at \""
@@ -460,7 +550,7 @@ public final class LiveTableCheck {
     Path out2 = work.resolve("out2");
     FileUtil.fullyDelete(out2.toFile());
     r = run(work, buildArgs(h, zk, csv, out2));
-    Run v = run(work, h, "verify", out2.toString(), "--table", TABLE, "--zookeeper", zk);
+    v = run(work, h, "verify", out2.toString(), "--table", TABLE, "--zookeeper", zk);
     check("a rebuild with --table passes verify --table", r.rc == 0 && v.rc == 0, r + " / " + v);
     lerr = bulkLoad(util, out2, "out2");
     rows = lerr == null ? countRows(util) : -1;
