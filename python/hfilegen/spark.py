@@ -28,13 +28,13 @@ META = -1  # region of the rows that carry a file's rejects and counters
 _jobs = {}
 
 
-def _worker_job(args, ts, cwd):
+def _worker_job(args, ts, cwd, source=None):
     """The job in a Python worker, opened once per worker process."""
-    k = (tuple(args), ts, cwd)
+    k = (tuple(args), ts, cwd, source)
     if cwd and os.getcwd() != cwd:
         os.chdir(cwd)  # relative paths mean what they mean to the driver
     if k not in _jobs:
-        _jobs[k] = Job(args, ts)
+        _jobs[k] = Job(args, ts, source=source)
     return _jobs[k]
 
 
@@ -56,11 +56,11 @@ def _read_fn(args, ts, cwd, batch_rows):
     return fn
 
 
-def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once):
+def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
     def fn(it):
         import pyarrow as pa
         from pyspark import TaskContext
-        job = _worker_job(args, ts, cwd)
+        job = _worker_job(args, ts, cwd, source)
         ctx = TaskContext.get()
         attempt = "p%d-a%d" % (ctx.partitionId(), ctx.taskAttemptId())
 
@@ -104,24 +104,32 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once):
 
 
 def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
-        batch_rows=65536, partitions=None, kill_once_region=None):
+        batch_rows=65536, partitions=None, kill_once_region=None, input_format=None):
     """Runs the job `hfilegen build ARGS` on spark; returns the summary dict. Raises on
-    failure, with nothing loadable left in the output directory."""
+    failure, with nothing loadable left in the output directory. input_format: None (by
+    the inputs' names: .parquet, .orc, directories of them are read by Spark, see
+    hfilegen.spark_typed; others by hfilegen's reader), 'parquet', 'orc' or 'csv'."""
     from pyspark import StorageLevel
-    job = Job(args, timestamp)
-    ts = job.timestamp
+    from hfilegen import spark_typed
     cwd = os.getcwd()
+    typed = spark_typed.keyed(spark, args, timestamp, cwd, input_format, _worker_job)
+    job = typed[0] if typed else Job(args, timestamp)
+    ts = job.timestamp
     wd = drv.work_dir(job.out_dir)
     drv.clean_work(wd)  # a killed job's attempts
-    job.begin()
     keyed_all = None
+    job.begin()
     try:
         os.makedirs(wd, exist_ok=True)
         n = len(job.inputs)
-        files_df = spark.createDataFrame([(i,) for i in range(n)], "file int").repartition(n)
         schema = "region int, key binary, ord long, payload binary"
-        keyed_all = files_df.mapInArrow(_read_fn(job.args, ts, cwd, batch_rows), schema) \
-            .persist(StorageLevel.MEMORY_AND_DISK)
+        if typed:
+            keyed_all = typed[1]
+        else:
+            files_df = spark.createDataFrame([(i,) for i in range(n)], "file int") \
+                .repartition(n)
+            keyed_all = files_df.mapInArrow(_read_fn(job.args, ts, cwd, batch_rows), schema)
+        keyed_all = keyed_all.persist(StorageLevel.MEMORY_AND_DISK)
         reads = []
         for row in keyed_all.filter("region < 0").collect():
             reads.append((row["ord"], bytes(row["key"]), json.loads(bytes(row["payload"]))))
@@ -129,7 +137,8 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
         parts = keyed_all.filter("region >= 0").repartition(nparts, "region") \
             .sortWithinPartitions("region", "key", "ord")
         results = parts.mapInArrow(_emit_fn(job.args, ts, cwd, wd, fail_once_region,
-                                            fail_region, kill_once_region),
+                                            fail_region, kill_once_region,
+                                            typed[2] if typed else None),
                                  "region int, result binary").collect()
         emits = []
         for row in results:
@@ -171,6 +180,10 @@ def main(argv=None):
         description="hfilegen build on Spark: every other flag is a `hfilegen build` flag")
     p.add_argument("--master", help="Spark master when not under spark-submit, e.g. local[2]")
     p.add_argument("--spark-partitions", type=int, help="write tasks (default: regions)")
+    p.add_argument("--input-format", choices=["parquet", "orc", "csv"],
+                   help="how Spark reads the inputs (default: by name: .parquet, .orc and "
+                        "directories of them through Spark's readers, others as build reads "
+                        "them)")
     p.add_argument("--inject-fail-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
     p.add_argument("--inject-fail", type=int, metavar="REGION", help=argparse.SUPPRESS)
     p.add_argument("--inject-kill-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
@@ -181,7 +194,7 @@ def main(argv=None):
     try:
         s = run(spark, rest, fail_once_region=mine.inject_fail_once,
                 fail_region=mine.inject_fail, partitions=mine.spark_partitions,
-                kill_once_region=mine.inject_kill_once)
+                kill_once_region=mine.inject_kill_once, input_format=mine.input_format)
     except HfilegenError as e:
         print("hfilegen spark: %s" % e, file=sys.stderr)
         return 1
@@ -194,7 +207,8 @@ def main(argv=None):
         spark.stop()
     print("hfilegen spark: records read %(records_read)d, written %(records_written)d, "
           "rejected %(records_rejected)d, duplicates dropped %(duplicates_dropped)d, "
-          "without cells %(records_without_cells)d; %(files)d files, %(cells)d cells; "
+          "without cells %(records_without_cells)d; null values %(null_values)d; "
+          "%(files)d files, %(cells)d cells; "
           "timestamp %(timestamp)d" % s, file=sys.stderr)
     return 0
 

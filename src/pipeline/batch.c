@@ -14,6 +14,8 @@
 #include <sys/time.h>
 
 #include "pipeline/build_internal.h"
+#include "pipeline/record_dialect.h"
+#include "pipeline/source_db.h"
 #include "pipeline/values.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -66,7 +68,7 @@ int hfg_batch_open(const hfg_build_options *o, int64_t ts, hfg_batch **out, char
     goto done;
   }
   for (size_t i = 0; i < o->ninputs; i++)
-    if (strstr(o->inputs[i], "://")) {
+    if (hfg_db_is_uri(o->inputs[i])) {
       rc = fail(j, HFG_EINVAL, "database inputs are not supported by the batch API (Spark) yet: "
                                "use hfilegen build");
       goto done;
@@ -205,13 +207,15 @@ static int add_reject(hfg_batch *b, const char *file, uint64_t line, const char 
 /* One well-formed record: keyed into out, or rejected. */
 static int key_record(hfg_batch *b, const hfg_field *fields, size_t nfields, const char *file,
                       size_t file_idx, uint64_t line, uint64_t order, const uint8_t *raw,
-                      size_t raw_len) {
+                      size_t raw_len, int nulls_possible) {
   job *j = &b->j;
   uint8_t key[HBASE_MAX_ROW + 1];
   char why[512];
-  size_t klen;
-  int erc = hfg_scheme_eval(j->scheme, fields, nfields, key, sizeof key - 1, &klen, why,
-                            sizeof why);
+  size_t klen = 0;
+  int erc = nulls_possible && hfg_dialect_null_key(j->scheme, fields, nfields, why, sizeof why)
+                ? HFG_EPARSE
+                : hfg_scheme_eval(j->scheme, fields, nfields, key, sizeof key - 1, &klen, why,
+                                  sizeof why);
   if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
     erc = HFG_EPARSE;
   } else if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
@@ -233,6 +237,7 @@ static int key_record(hfg_batch *b, const hfg_field *fields, size_t nfields, con
     return add_reject(b, file, line, why, raw, raw_len);
   }
   if (klen > LONG_KEY) b->out.long_keys++;
+  b->out.null_values += nulls;
   if (out_room(b) || hfg_buf_append(&b->keys, key, klen)) return HFG_ENOMEM;
   size_t i = b->out.n++;
   b->out.region[i] = (uint32_t)hfg_splits_region(&j->splits, key, klen);
@@ -275,7 +280,7 @@ int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
                       (const uint8_t *)rec.raw, rec.raw_len);
     } else {
       rc = key_record(b, rec.fields, rec.nfields, rec.file, file, rec.line, order,
-                      (const uint8_t *)rec.raw, rec.raw_len);
+                      (const uint8_t *)rec.raw, rec.raw_len, 0);
     }
     if (rc) {
       berr(b, rc, "%s", "out of memory");
@@ -293,6 +298,13 @@ int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
 int hfg_batch_key(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *off,
                   const uint8_t *const *data, const uint64_t *lines, size_t file,
                   uint64_t first_seq, hfg_batch_out **out) {
+  return hfg_batch_key_nulls(b, n, ncols, off, data, NULL, lines, file, first_seq, out);
+}
+
+int hfg_batch_key_nulls(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *off,
+                        const uint8_t *const *data, const uint8_t *const *valid,
+                        const uint64_t *lines, size_t file, uint64_t first_seq,
+                        hfg_batch_out **out) {
   out_reset(b);
   if (ncols != b->nnames)
     return berr(b, HFG_EINVAL, "%s", "batch: the column count is not the job's");
@@ -302,14 +314,17 @@ int hfg_batch_key(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *of
     hfg_free(fields);
     return berr(b, HFG_ENOMEM, "%s", "out of memory");
   }
+  int any_null = 0;
+  for (size_t c = 0; valid && c < ncols; c++) any_null |= valid[c] != NULL;
   const char *fname = file < b->o.ninputs ? b->o.inputs[file] : "-";
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
     hfg_buf_reset(&raw);
     for (size_t c = 0; c < ncols; c++) {
+      fields[c].is_null = any_null && valid[c] && !(valid[c][i >> 3] >> (i & 7) & 1);
       fields[c].p = (const char *)data[c] + off[c][i];
-      fields[c].len = (size_t)(off[c][i + 1] - off[c][i]);
-      /* the raw record for rejects: the fields joined by the delimiter */
+      fields[c].len = fields[c].is_null ? 0 : (size_t)(off[c][i + 1] - off[c][i]);
+      /* the raw record for rejects: the fields joined by the delimiter (a NULL as nothing) */
       if ((c && hfg_buf_append(&raw, b->o.delimiter ? &b->o.delimiter : ",", 1)) ||
           hfg_buf_append(&raw, fields[c].p, fields[c].len))
         rc = HFG_ENOMEM;
@@ -317,7 +332,7 @@ int hfg_batch_key(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *of
     b->out.records_read++;
     if (!rc)
       rc = key_record(b, fields, ncols, fname, file, lines ? lines[i] : first_seq + i + 1,
-                      (uint64_t)file << 40 | (first_seq + i), raw.p, raw.len);
+                      (uint64_t)file << 40 | (first_seq + i), raw.p, raw.len, any_null);
   }
   hfg_free(fields);
   hfg_buf_free(&raw);
@@ -326,6 +341,8 @@ int hfg_batch_key(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *of
   *out = &b->out;
   return 0;
 }
+
+void hfg_batch_set_nulls(hfg_batch *b, uint64_t null_values) { b->sum.null_values = null_values; }
 
 /* ---- one region's emit ---- */
 
