@@ -97,3 +97,7 @@ _f("hfgb_args_ncolumns", C.c_size_t, vp)
 _f("hfgb_args_column", C.c_char_p, vp, C.c_size_t)
 _f("hfgb_args_set_source", C.c_int, vp, C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t,
    C.POINTER(C.c_char_p))
+_f("hfg_batch_scan_file", C.c_int, vp, C.c_size_t, C.c_uint64, C.POINTER(C.c_size_t),
+   C.POINTER(u64p))
+_f("hfg_batch_read_range", C.c_int, vp, C.c_size_t, C.c_uint64, C.c_uint64, C.c_uint64,
+   C.c_uint64, C.POINTER(C.POINTER(BatchOut)))

@@ -181,6 +181,25 @@ class Job:
             self._err(rc, "read %s" % self.inputs[i])
         return self._keyed(out)
 
+    def scan_file(self, i, split):
+        """Cuts input i (one uncompressed CSV/TSV file) into byte ranges of about `split`
+        bytes at record starts, reading it once: [(start offset, first line, first record
+        number)], the first (0, 1, 0)."""
+        n = C.c_size_t()
+        st = _lib.u64p()
+        rc = lib.hfg_batch_scan_file(self._b, i, int(split), C.byref(n), C.byref(st))
+        if rc:
+            self._err(rc, "scan %s" % self.inputs[i])
+        return [(st[3 * k], st[3 * k + 1], st[3 * k + 2]) for k in range(n.value)]
+
+    def read_range(self, i, start, end, line, seq):
+        """read_file for one range scan_file gave (end 0: to the file's end)."""
+        out = C.POINTER(_lib.BatchOut)()
+        rc = lib.hfg_batch_read_range(self._b, i, start, end, line, seq, C.byref(out))
+        if rc:
+            self._err(rc, "read %s from byte %d" % (self.inputs[i], start))
+        return self._keyed(out)
+
     def key(self, batch, file=0, first_seq=0, lines=None, nulls=False):
         """Keys a pyarrow RecordBatch or Table holding the job's columns (by name; any type,
         cast to text; null as empty, or with nulls=True a NULL: no cell, and a rejected

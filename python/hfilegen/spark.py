@@ -44,16 +44,46 @@ def _read_fn(args, ts, cwd, batch_rows):
         from hfilegen.core import KEYED_SCHEMA
         job = _worker_job(args, ts, cwd)
         for b in it:
-            for i in b.column(0).to_pylist():
-                t, rej, st = job.read_file(i)
+            for i, start, end, line, seq in zip(*[b.column(k).to_pylist() for k in range(5)]):
+                if start < 0:
+                    t, rej, st = job.read_file(i)
+                else:  # one byte range of a big file (--split-size)
+                    t, rej, st = job.read_range(i, start, end, line, seq)
                 for rb in t.to_batches(max_chunksize=batch_rows):
                     yield rb
                 meta = pa.table([pa.array([META], pa.int32()), pa.array([rej], pa.binary()),
-                                 pa.array([i], pa.int64()),
+                                 pa.array([i << 40 | max(seq, 0)], pa.int64()),
                                  pa.array([json.dumps(st).encode()], pa.binary())],
                                 schema=KEYED_SCHEMA)
                 yield meta.to_batches()[0]
     return fn
+
+
+_COMPRESSED = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd", b"BZh", b"\xfd7zXZ\x00")
+
+
+def _read_tasks(job, split_size):
+    """The read tasks: (file, start, end, line, seq), start -1 for a whole file. With
+    split_size, an uncompressed file of at least 2 * split_size is cut at record starts by
+    one sequential read in the driver (the C reader: quoted newlines, blank lines, rejects
+    and line numbers as build's), so that every range's records, lines and numbers are those
+    of the whole file's read."""
+    tasks = []
+    for i, path in enumerate(job.inputs):
+        big = False
+        if split_size and path != "-" and os.path.isfile(path) and \
+                os.path.getsize(path) >= 2 * split_size:
+            with open(path, "rb") as f:
+                head = f.read(6)
+            big = not any(head.startswith(m) for m in _COMPRESSED)
+        if not big:
+            tasks.append((i, -1, 0, 0, 0))
+            continue
+        ranges = job.scan_file(i, split_size)
+        for k, (start, line, seq) in enumerate(ranges):
+            end = ranges[k + 1][0] if k + 1 < len(ranges) else 0
+            tasks.append((i, start, end, line, seq))
+    return tasks
 
 
 def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
@@ -104,11 +134,14 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
 
 
 def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
-        batch_rows=65536, partitions=None, kill_once_region=None, input_format=None):
+        batch_rows=65536, partitions=None, kill_once_region=None, input_format=None,
+        split_size=None):
     """Runs the job `hfilegen build ARGS` on spark; returns the summary dict. Raises on
     failure, with nothing loadable left in the output directory. input_format: None (by
     the inputs' names: .parquet, .orc, directories of them are read by Spark, see
-    hfilegen.spark_typed; others by hfilegen's reader), 'parquet', 'orc' or 'csv'."""
+    hfilegen.spark_typed; others by hfilegen's reader), 'parquet', 'orc' or 'csv'.
+    split_size: bytes; an uncompressed CSV/TSV file of at least twice that is read in byte
+    ranges of about that size by several tasks (see _read_tasks), else one task a file."""
     from pyspark import StorageLevel
     from hfilegen import spark_typed
     cwd = os.getcwd()
@@ -126,8 +159,10 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
         if typed:
             keyed_all = typed[1]
         else:
-            files_df = spark.createDataFrame([(i,) for i in range(n)], "file int") \
-                .repartition(n)
+            tasks = _read_tasks(job, split_size)
+            files_df = spark.createDataFrame(
+                tasks, "file long, start long, stop long, line long, seq long") \
+                .repartition(len(tasks))
             keyed_all = files_df.mapInArrow(_read_fn(job.args, ts, cwd, batch_rows), schema)
         keyed_all = keyed_all.persist(StorageLevel.MEMORY_AND_DISK)
         reads = []
@@ -174,12 +209,26 @@ def session(master=None, app="hfilegen"):
     return b.getOrCreate()
 
 
+def _size(s):
+    if not s:
+        return None
+    m = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    s = s.strip().lower()
+    v = int(float(s[:-1]) * m[s[-1]]) if s[-1] in m else int(s)
+    if v <= 0:
+        raise SystemExit("hfilegen spark: --split-size %s: expected a positive size" % s)
+    return v
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
         prog="hfilegen spark", add_help=False,
         description="hfilegen build on Spark: every other flag is a `hfilegen build` flag")
     p.add_argument("--master", help="Spark master when not under spark-submit, e.g. local[2]")
     p.add_argument("--spark-partitions", type=int, help="write tasks (default: regions)")
+    p.add_argument("--split-size", metavar="SIZE",
+                   help="read an uncompressed CSV/TSV input of at least twice SIZE (e.g. 256m) "
+                        "in byte ranges of about SIZE by several tasks")
     p.add_argument("--input-format", choices=["parquet", "orc", "csv"],
                    help="how Spark reads the inputs (default: by name: .parquet, .orc and "
                         "directories of them through Spark's readers, others as build reads "
@@ -194,7 +243,8 @@ def main(argv=None):
     try:
         s = run(spark, rest, fail_once_region=mine.inject_fail_once,
                 fail_region=mine.inject_fail, partitions=mine.spark_partitions,
-                kill_once_region=mine.inject_kill_once, input_format=mine.input_format)
+                kill_once_region=mine.inject_kill_once, input_format=mine.input_format,
+                split_size=_size(mine.split_size))
     except HfilegenError as e:
         print("hfilegen spark: %s" % e, file=sys.stderr)
         return 1

@@ -30,6 +30,7 @@ struct hfg_batch {
   size_t nnames;
   hfg_batch_out out;
   hfg_buf keys, pls, rej;
+  hfg_buf scan; /* hfg_batch_scan_file's range starts */
   size_t cap; /* records room in out arrays */
   uint64_t dups, without, markers;
   char out_work[4096]; /* the job's directory from begin (emit moves j.dir) */
@@ -142,6 +143,7 @@ void hfg_batch_free(hfg_batch *b) {
   hfg_buf_free(&b->keys);
   hfg_buf_free(&b->pls);
   hfg_buf_free(&b->rej);
+  hfg_buf_free(&b->scan);
   hfg_free(b);
 }
 
@@ -256,18 +258,11 @@ static void out_finish(hfg_batch *b) {
   b->out.rejects_len = b->rej.len;
 }
 
-int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
-  out_reset(b);
-  if (out_room(b)) return berr(b, HFG_ENOMEM, "%s", "out of memory");
-  if (file >= b->o.ninputs) return berr(b, HFG_EINVAL, "%s", "no such input");
-  hfg_input_options io;
-  hfg_build_input_options(&b->o, &io);
-  hfg_record_reader *rr = NULL;
-  char msg[1024];
-  int rc = hfg_record_reader_open(&b->o.inputs[file], 1, &io, &rr, msg, sizeof msg);
-  if (rc) return berr(b, rc, "%s", msg);
+/* Keys every record rr gives of input `file`, numbering them from seq. */
+static int read_records(hfg_batch *b, size_t file, hfg_record_reader *rr, uint64_t seq,
+                        hfg_batch_out **out) {
   hfg_record rec;
-  uint64_t seq = 0;
+  int rc;
   while ((rc = hfg_record_reader_next(rr, &rec)) != 0) {
     if (rc < 0 && rc != HFG_EPARSE) {
       berr(b, rc, "%s", hfg_record_reader_errmsg(rr));
@@ -292,6 +287,74 @@ int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
   if (rc < 0) return rc;
   out_finish(b);
   *out = &b->out;
+  return 0;
+}
+
+/* The reader over input `file` alone; header_off: column names from the job, no header. */
+static int open_one(hfg_batch *b, size_t file, int header_off, hfg_record_reader **rr) {
+  if (file >= b->o.ninputs) return berr(b, HFG_EINVAL, "%s", "no such input");
+  hfg_input_options io;
+  hfg_build_input_options(&b->o, &io);
+  if (header_off) {
+    io.has_header = 0;
+    io.column_names = (const char *const *)b->names;
+    io.ncolumn_names = b->nnames;
+  }
+  char msg[1024];
+  int rc = hfg_record_reader_open(&b->o.inputs[file], 1, &io, rr, msg, sizeof msg);
+  return rc ? berr(b, rc, "%s", msg) : 0;
+}
+
+int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
+  out_reset(b);
+  if (out_room(b)) return berr(b, HFG_ENOMEM, "%s", "out of memory");
+  hfg_record_reader *rr = NULL;
+  int rc = open_one(b, file, 0, &rr);
+  return rc ? rc : read_records(b, file, rr, 0, out);
+}
+
+int hfg_batch_read_range(hfg_batch *b, size_t file, uint64_t start, uint64_t end,
+                         uint64_t first_line, uint64_t first_seq, hfg_batch_out **out) {
+  out_reset(b);
+  if (out_room(b)) return berr(b, HFG_ENOMEM, "%s", "out of memory");
+  hfg_record_reader *rr = NULL;
+  int rc = open_one(b, file, start > 0, &rr);
+  if (!rc && (rc = hfg_record_reader_set_range(rr, start, end, first_line)) != 0) {
+    berr(b, rc, "%s", hfg_record_reader_errmsg(rr));
+    hfg_record_reader_free(rr);
+  }
+  return rc ? rc : read_records(b, file, rr, first_seq, out);
+}
+
+int hfg_batch_scan_file(hfg_batch *b, size_t file, uint64_t split, size_t *n,
+                        const uint64_t **starts) {
+  *n = 0;
+  hfg_buf_reset(&b->scan);
+  hfg_record_reader *rr = NULL;
+  int rc = open_one(b, file, 0, &rr);
+  if (rc) return rc;
+  uint64_t first[3] = {0, 1, 0}, next = split ? split : UINT64_MAX, seq = 0;
+  if (hfg_buf_append(&b->scan, first, sizeof first)) rc = HFG_ENOMEM;
+  hfg_record rec;
+  int r;
+  while (!rc && (r = hfg_record_reader_next(rr, &rec)) != 0) {
+    if (r < 0 && r != HFG_EPARSE) {
+      rc = berr(b, r, "%s", hfg_record_reader_errmsg(rr));
+      break;
+    }
+    uint64_t off = hfg_record_reader_record_offset(rr);
+    if (off >= next) { /* the first record at or past the target starts a range */
+      uint64_t s3[3] = {off, rec.line, seq};
+      if (hfg_buf_append(&b->scan, s3, sizeof s3)) rc = HFG_ENOMEM;
+      next = off + split;
+    }
+    seq++;
+  }
+  hfg_record_reader_free(rr);
+  if (rc == HFG_ENOMEM) return berr(b, rc, "%s", "out of memory");
+  if (rc) return rc;
+  *n = b->scan.len / (3 * sizeof(uint64_t));
+  *starts = (const uint64_t *)(void *)b->scan.p;
   return 0;
 }
 

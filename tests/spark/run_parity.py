@@ -79,6 +79,26 @@ def rejects(d, kind):
                 .splitlines()]
 
 
+def split_case(spark, hs, jobs, work, check):
+    """--split-size: big uncompressed CSV/TSV files read in byte ranges by several tasks
+    (quoted newlines, short rows, bad values, CRLF): the output and the rejects file
+    byte-identical to build's (same lines), the gzip input still one task."""
+    for (name, cwd, jobf, tsf), size in ((jobs[1], 512 << 10), (jobs[2], 128 << 10)):
+        os.chdir(cwd)
+        cli = os.path.join(work, name + ".build")
+        sp = os.path.join(work, name + ".split")
+        from hfilegen.core import Job
+        j = Job(["--job", jobf, "--out", sp] + tsf)
+        ntasks = len(hs._read_tasks(j, size))
+        j.close()
+        t0 = time.time()
+        hs.run(spark, ["--job", jobf, "--out", sp] + tsf, split_size=size)
+        diff = compare(cli, sp)
+        check(name, diff is None and ntasks > 3,
+              "split in %d read tasks: identical (%.1fs)" % (ntasks, time.time() - t0)
+              if diff is None else diff)
+
+
 def typed_case(spark, hs, repo, hfg, work, check):
     d = os.path.join(work, "typed")
     subprocess.check_call([sys.executable, os.path.join(repo, "tests/spark/typed_inputs.py"),
@@ -163,6 +183,7 @@ def main():
             check(name, diff is None, "byte-identical (%d files, %.1fs)" % (s["files"],
                                                                          time.time() - t0)
                   if diff is None else diff)
+        split_case(spark, hs, jobs, work, check)
         typed_case(spark, hs, repo, hfg, work, check)
         # failure injection on the hard job
         name, cwd, jobf, tsf = jobs[1]
