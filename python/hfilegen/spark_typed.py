@@ -45,8 +45,11 @@ def kind_of(inputs, input_format=None):
         low = p.lower().rstrip("/")
         k = next((x for x in KINDS if low.endswith("." + x)), None)
         if k is None and _is_local(p) and os.path.isdir(_local(p)):
-            names = [n.lower() for n in os.listdir(_local(p))]
-            k = next((x for x in KINDS if any(n.endswith("." + x) for n in names)), None)
+            for _root, _dirs, names in os.walk(_local(p)):  # partition directories too
+                low = [n.lower() for n in names if not n.startswith(("_", "."))]
+                k = next((x for x in KINDS if any(n.endswith("." + x) for n in low)), None)
+                if k:
+                    break
             if k is None:
                 raise HfilegenError("input %s: a directory without .parquet or .orc files "
                                     "(give --input-format)" % p)
@@ -85,9 +88,9 @@ def plan(spark, args, input_format=None):
     kind = kind_of(info["inputs"], input_format)
     if kind is None:
         return None
-    if info["format"] > 2:
-        raise HfilegenError("--format %s is for text dumps, not %s inputs"
-                            % (info["format"], kind))
+    if info["format"] > 2:  # HFG_BUILD_MYSQL and after
+        raise HfilegenError("the dump formats (--format mysql, pg-text, pg-csv) are text; "
+                            "%s inputs are read by Spark" % kind)
     if info["null_string"] is not None:
         raise HfilegenError("--null-string is for text inputs: %s files carry their NULLs "
                             "(a NULL makes no cell)" % kind)
@@ -98,8 +101,8 @@ def plan(spark, args, input_format=None):
         listed = sorted(reader.load(p).inputFiles(), key=norm_uri)
         for u in listed:
             n = norm_uri(u)
-            if n in uris:
-                continue  # the same file named twice: read once
+            if n in uris:  # Spark would read it twice: every row a duplicate of itself
+                raise HfilegenError("input file %s is named twice in the job's inputs" % n)
             uris.append(n)
             if _is_local(given) and n.startswith("file:"):
                 rel = os.path.relpath(n[5:], p)
