@@ -10,8 +10,10 @@ through libhfilegen, as Arrow batches (mapInArrow); (2) the keyed records are pa
 region (the job's split points) and sorted within partitions by region, rowkey (unsigned
 bytes: HBase's row order) and input order; (3) one task per partition writes each of its
 regions' HFiles through the C writer (rolling, duplicate policy, file names as build's) into
-its own attempt directory; (4) the driver collects the successful attempts' file lists and
-counts, writes the rejects file, and publishes: files renamed into the staged output,
+its own attempt directory, and hands back its files and the read tasks' rejects and
+counters (META rows, shuffled with the records: one Spark job, nothing cached or read twice);
+(4) the driver collects the successful attempts' file lists and counts, writes the rejects
+file, and publishes: files renamed into the staged output,
 manifest.json, _SUCCESS last, then the staging directory renamed to the output. A failed
 job leaves nothing loadable; a retried task's earlier attempt is never published.
 """
@@ -24,6 +26,8 @@ from hfilegen.core import Job, HfilegenError
 from hfilegen import driver as drv
 
 META = -1  # region of the rows that carry a file's rejects and counters
+RESULT_NAMES = ["region", "ord", "rejects", "result"]
+RESULT_SCHEMA = "region int, ord long, rejects binary, result binary"
 
 _jobs = {}
 
@@ -109,8 +113,15 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
                 f["last_row"] = f["last_row"].hex()
             res = json.dumps({"files": files, "counts": c}).encode()
             return pa.RecordBatch.from_arrays([pa.array([region], pa.int32()),
+                                               pa.array([0], pa.int64()),
+                                               pa.array([b""], pa.binary()),
                                                pa.array([res], pa.binary())],
-                                              names=["region", "result"])
+                                              names=RESULT_NAMES)
+
+        def meta(rows):
+            """A read task's rejects and counters, handed back to the driver as they are."""
+            return pa.RecordBatch.from_arrays([rows.column(0), rows.column(2), rows.column(1),
+                                               rows.column(3)], names=RESULT_NAMES)
         cur, held = None, []
         for b in it:
             if b.num_rows == 0:
@@ -122,6 +133,10 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
             for i in range(1, len(vals) + 1):
                 if i == len(vals) or vals[i] != vals[start]:
                     r = int(vals[start])
+                    if r == META:  # sorted first in its partition
+                        yield meta(b.slice(start, i - start))
+                        start = i
+                        continue
                     if cur is not None and r != cur:
                         yield emit(cur, held)
                         held = []
@@ -142,7 +157,6 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
     hfilegen.spark_typed; others by hfilegen's reader), 'parquet', 'orc' or 'csv'.
     split_size: bytes; an uncompressed CSV/TSV file of at least twice that is read in byte
     ranges of about that size by several tasks (see _read_tasks), else one task a file."""
-    from pyspark import StorageLevel
     from hfilegen import spark_typed
     cwd = os.getcwd()
     typed = spark_typed.keyed(spark, args, timestamp, cwd, input_format, _worker_job)
@@ -164,19 +178,22 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
                 tasks, "file long, start long, stop long, line long, seq long") \
                 .repartition(len(tasks))
             keyed_all = files_df.mapInArrow(_read_fn(job.args, ts, cwd, batch_rows), schema)
-        keyed_all = keyed_all.persist(StorageLevel.MEMORY_AND_DISK)
-        reads = []
-        for row in keyed_all.filter("region < 0").collect():
-            reads.append((row["ord"], bytes(row["key"]), json.loads(bytes(row["payload"]))))
+        # One Spark job: the read tasks' rows (and their META rows: rejects, counters) are
+        # shuffled by region, sorted, and the write tasks hand back both their files and
+        # the META rows, so that nothing is read twice or cached.
         nparts = partitions or job.regions
-        parts = keyed_all.filter("region >= 0").repartition(nparts, "region") \
+        parts = keyed_all.repartition(nparts, "region") \
             .sortWithinPartitions("region", "key", "ord")
         results = parts.mapInArrow(_emit_fn(job.args, ts, cwd, wd, fail_once_region,
                                             fail_region, kill_once_region,
                                             typed[2] if typed else None),
-                                 "region int, result binary").collect()
-        emits = []
+                                   RESULT_SCHEMA).collect()
+        emits, reads = [], []
         for row in results:
+            if row["region"] == META:
+                reads.append((row["ord"], bytes(row["rejects"]),
+                              json.loads(bytes(row["result"]))))
+                continue
             r = json.loads(bytes(row["result"]))
             for f in r["files"]:
                 f["first_row"] = bytes.fromhex(f["first_row"])
@@ -187,8 +204,6 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
         job.abort()
         raise
     finally:
-        if keyed_all is not None:
-            keyed_all.unpersist()
         drv.clean_work(wd)
         job.close()
 
