@@ -7,9 +7,10 @@ job file, flags and timestamp.
 Stages: (1) one task per input file reads it with hfilegen's own record reader (the CSV/TSV
 dialect, compression, line numbers and rejects exactly as build's) and keys every record
 through libhfilegen, as Arrow batches (mapInArrow); (2) the keyed records are partitioned by
-region (the job's split points) and sorted within partitions by region, rowkey (unsigned
-bytes: HBase's row order) and input order; (3) one task per partition writes each of its
-regions' HFiles through the C writer (rolling, duplicate policy, file names as build's) into
+region (the job's split points: hash-partitioned on the region number), not sorted by
+Spark: the write task groups its rows by region and the C emit's sorter orders each region by
+rowkey (unsigned bytes: HBase's row order) and input order; (3) one task per partition writes
+each of its regions' HFiles through the C writer (rolling, duplicate policy, file names as build's) into
 its own attempt directory, and hands back its files and the read tasks' rejects and
 counters (META rows, shuffled with the records: one Spark job, nothing cached or read twice);
 (4) the driver collects the successful attempts' file lists and counts, writes the rejects
@@ -21,6 +22,8 @@ import argparse
 import json
 import os
 import sys
+
+import numpy as np
 
 from hfilegen.core import Job, HfilegenError
 from hfilegen import driver as drv
@@ -122,29 +125,28 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
             """A read task's rejects and counters, handed back to the driver as they are."""
             return pa.RecordBatch.from_arrays([rows.column(0), rows.column(2), rows.column(1),
                                                rows.column(3)], names=RESULT_NAMES)
-        cur, held = None, []
+        # The partition's rows in any order (hash-partitioned by region): grouped here by
+        # region; each region's records go to the C emit, whose sorter orders them by
+        # rowkey and input order itself, so Spark does not sort them.
+        held = {}
         for b in it:
             if b.num_rows == 0:
                 continue
-            regions = b.column(0)
-            # rows come sorted by region: cut the batch where the region changes
-            start = 0
-            vals = regions.to_numpy(zero_copy_only=False)
-            for i in range(1, len(vals) + 1):
-                if i == len(vals) or vals[i] != vals[start]:
-                    r = int(vals[start])
-                    if r == META:  # sorted first in its partition
-                        yield meta(b.slice(start, i - start))
-                        start = i
-                        continue
-                    if cur is not None and r != cur:
-                        yield emit(cur, held)
-                        held = []
-                    cur = r
-                    held.append(b.slice(start, i - start))
-                    start = i
-        if cur is not None:
-            yield emit(cur, held)
+            vals = b.column(0).to_numpy(zero_copy_only=False)
+            regions = np.unique(vals)
+            if len(regions) > 1:
+                idx = np.argsort(vals, kind="stable")
+                b = b.take(pa.array(idx))
+                vals = vals[idx]
+            bounds = np.searchsorted(vals, regions, side="left").tolist() + [len(vals)]
+            for k, r in enumerate(regions.tolist()):
+                part = b.slice(bounds[k], bounds[k + 1] - bounds[k])
+                if r == META:
+                    yield meta(part)
+                else:
+                    held.setdefault(r, []).append(part)
+        for r in sorted(held):
+            yield emit(r, held.pop(r))
     return fn
 
 
@@ -179,11 +181,10 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
                 .repartition(len(tasks))
             keyed_all = files_df.mapInArrow(_read_fn(job.args, ts, cwd, batch_rows), schema)
         # One Spark job: the read tasks' rows (and their META rows: rejects, counters) are
-        # shuffled by region, sorted, and the write tasks hand back both their files and
+        # shuffled by region, and the write tasks hand back both their files and
         # the META rows, so that nothing is read twice or cached.
         nparts = partitions or job.regions
-        parts = keyed_all.repartition(nparts, "region") \
-            .sortWithinPartitions("region", "key", "ord")
+        parts = keyed_all.repartition(nparts, "region")
         results = parts.mapInArrow(_emit_fn(job.args, ts, cwd, wd, fail_once_region,
                                             fail_region, kill_once_region,
                                             typed[2] if typed else None),
