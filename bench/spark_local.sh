@@ -141,7 +141,7 @@ row() { # key label
   row hbspark "hbase-spark 1.0.1 bulkLoadThinRows $MASTER"
   row importtsv "HBase ImportTsv bulk output (LocalJobRunner, 2 reducers)"
   echo
-  echo "Spark's own overhead in hfilegen.spark: $(python3 -c "print('%.1f' % (${W[spark]} - ${W[local]}))") s of wall time over the same C work in one process (JVM and session start-up, Arrow transfer to and from the Python workers, the shuffle and sort)."
+  echo "Spark's own overhead in hfilegen.spark: $(python3 -c "print('%.1f' % (${W[spark]} - ${W[local]}))") s of wall time over the same C work in one process (JVM and session start-up, Arrow transfer to and from the Python workers, the shuffle)."
   [ -n "${W[hbspark]:-}" ] && echo "hbase-spark's own timing: $(cat "$WORK/hbspark.out") (bulk load; SparkContext start-up)."
   [ -n "${W[importtsv]:-}" ] && echo "ImportTsv's own timing: $(head -1 "$WORK/importtsv.out") (the job, without JVM start-up)."
   true
