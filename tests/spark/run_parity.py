@@ -3,7 +3,8 @@
 job and two harder jobs (tests/spark/jobs: spills, several families, rolling, duplicates
 last/first, rejects, TSV, gzip input, marker rows) run by hfilegen.spark are compared byte
 for byte (file names, bytes, manifest.json, _rejects.tsv) with `hfilegen build` at the same
-timestamp. Parquet and ORC inputs (tests/spark/typed_inputs.py, read by Spark's readers in
+timestamp; the two harder jobs again with --split-size (big CSV/TSV files read in byte
+ranges by several tasks), output and rejects byte-identical. Parquet and ORC inputs (tests/spark/typed_inputs.py, read by Spark's readers in
 several splits per file) give HFiles and manifest byte-identical to build on the same rows as
 CSV (NULLs as \\N with --null-string), with the same rejects (reasons; row numbers in the
 file). Then failure injection on the hard job: a task that raises once and a Python
