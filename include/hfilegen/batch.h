@@ -41,6 +41,7 @@ typedef struct hfg_batch_out {
   uint8_t *rejects;  /* rejects-file lines, input order */
   size_t rejects_len;
   uint64_t records_read, records_rejected, long_keys, input_bytes;
+  uint64_t null_values; /* NULL fields of written records' cell columns (no cell) */
 } hfg_batch_out;
 
 /* Sets up the job as hfg_build_run does (column names from the first input's
@@ -105,6 +106,34 @@ void hfg_batch_set_counts(hfg_batch *b, uint64_t read, uint64_t rejected, const 
 int hfg_batch_publish(hfg_batch *b);
 /* A failed job: added files removed, the output directory back, unlocked. */
 void hfg_batch_abort(hfg_batch *b);
+
+/* hfg_batch_key with NULLs (typed inputs: Parquet, ORC): valid[c] is column
+ * c's Arrow validity bitmap (bit i, LSB first, 0 = NULL; valid[c] NULL: no
+ * NULLs in c; valid NULL: none at all). A NULL field makes no cell and is
+ * counted in null_values; a NULL in a rowkey column rejects the record ("key
+ * column 'id' is NULL"), as for the dump formats. */
+int hfg_batch_key_nulls(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *off,
+                        const uint8_t *const *data, const uint8_t *const *valid,
+                        const uint64_t *lines, size_t file, uint64_t first_seq,
+                        hfg_batch_out **out);
+/* The job's NULL count (the sum of the tasks' null_values), for the manifest;
+ * call before publish. */
+void hfg_batch_set_nulls(hfg_batch *b, uint64_t null_values);
+
+/* Big uncompressed CSV/TSV inputs in several tasks. scan_file reads input
+ * `file` once with the record reader and cuts it into byte ranges of about
+ * `split` bytes at record starts: *n ranges, range i at (*starts)[3i ..
+ * 3i+2] = its start offset, its first record's line and record number (0-
+ * based, every record counted); range 0 is (0, 1, 0) and holds the header;
+ * range i ends where i+1 starts (the last at the file's end). Valid until
+ * the next scan_file. read_range keys the records of one range as read_file
+ * keys the file's (end 0: to the end), with the lines, record numbers,
+ * rejects and order the whole file's read gives them. The file must not
+ * change between the two (a changed file gives wrong ranges, unnoticed). */
+int hfg_batch_scan_file(hfg_batch *b, size_t file, uint64_t split, size_t *n,
+                        const uint64_t **starts);
+int hfg_batch_read_range(hfg_batch *b, size_t file, uint64_t start, uint64_t end,
+                         uint64_t first_line, uint64_t first_seq, hfg_batch_out **out);
 
 /* HBase's cell order on rows (unsigned bytes, shorter first on a tie). */
 int hfg_batch_compare_rows(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);

@@ -36,7 +36,8 @@ class BatchOut(C.Structure):
                 ("pl_off", i64p), ("pl_data", u8p),
                 ("rejects", u8p), ("rejects_len", C.c_size_t),
                 ("records_read", C.c_uint64), ("records_rejected", C.c_uint64),
-                ("long_keys", C.c_uint64), ("input_bytes", C.c_uint64)]
+                ("long_keys", C.c_uint64), ("input_bytes", C.c_uint64),
+                ("null_values", C.c_uint64)]
 
 
 class BatchFile(C.Structure):
@@ -86,3 +87,17 @@ _f("hfg_batch_publish", C.c_int, vp)
 _f("hfg_batch_abort", None, vp)
 _f("hfg_batch_compare_rows", C.c_int, C.c_char_p, C.c_size_t, C.c_char_p, C.c_size_t)
 _f("hfg_strerror", C.c_char_p, C.c_int)
+_f("hfg_batch_key_nulls", C.c_int, vp, C.c_size_t, C.c_size_t,
+   C.POINTER(C.POINTER(C.c_int32)), C.POINTER(u8p), C.POINTER(u8p), u64p, C.c_size_t,
+   C.c_uint64, C.POINTER(C.POINTER(BatchOut)))
+_f("hfg_batch_set_nulls", None, vp, C.c_uint64)
+_f("hfgb_args_format", C.c_int, vp)
+_f("hfgb_args_null_string", C.c_char_p, vp)
+_f("hfgb_args_ncolumns", C.c_size_t, vp)
+_f("hfgb_args_column", C.c_char_p, vp, C.c_size_t)
+_f("hfgb_args_set_source", C.c_int, vp, C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t,
+   C.POINTER(C.c_char_p))
+_f("hfg_batch_scan_file", C.c_int, vp, C.c_size_t, C.c_uint64, C.POINTER(C.c_size_t),
+   C.POINTER(u64p))
+_f("hfg_batch_read_range", C.c_int, vp, C.c_size_t, C.c_uint64, C.c_uint64, C.c_uint64,
+   C.c_uint64, C.POINTER(C.POINTER(BatchOut)))

@@ -29,19 +29,51 @@ def compare_rows(a: bytes, b: bytes) -> int:
     return lib.hfg_batch_compare_rows(a, len(a), b, len(b))
 
 
+def _parse(args):
+    argv = (C.c_char_p * (len(args) + 1))(b"build", *[a.encode() for a in args])
+    a = lib.hfgb_args_parse(len(args) + 1, argv)
+    if not a:
+        raise HfilegenError("hfilegen build: bad flags or job file (see stderr): %s"
+                            % " ".join(args))
+    return a, argv  # argv outlives a (the options copy their strings; kept to be safe)
+
+
+def job_inputs(args):
+    """What the flags and job file say, without opening anything: {inputs, columns,
+    format (0 csv, 1 tsv, 2 by name, 3.. dumps), null_string, out}."""
+    a, _argv = _parse(list(args))
+    try:
+        ns = lib.hfgb_args_null_string(a)
+        out = lib.hfgb_args_out(a)
+        return {"inputs": [lib.hfgb_args_input(a, i).decode()
+                           for i in range(lib.hfgb_args_ninputs(a))],
+                "columns": [lib.hfgb_args_column(a, i).decode()
+                            for i in range(lib.hfgb_args_ncolumns(a))],
+                "format": lib.hfgb_args_format(a),
+                "null_string": ns.decode() if ns else None,
+                "out": out.decode() if out else None}
+    finally:
+        lib.hfgb_args_free(a)
+
+
 class Job:
     """A job as `hfilegen build ARGS` would run it. args: the CLI's flags and inputs, e.g.
     ["--job", "job.yaml", "--codec", "gz"]. timestamp: the job timestamp (None: as build
     picks it: --job-timestamp, --timestamp MILLIS, else now)."""
 
-    def __init__(self, args, timestamp=None):
+    def __init__(self, args, timestamp=None, source=None):
+        """source: (inputs, columns) that replace the job's inputs and column names (no
+        header read): inputs that Spark reads (Parquet, ORC), keyed with key(nulls=True)."""
         self.args = list(args)
-        argv = (C.c_char_p * (len(self.args) + 1))(b"build", *[a.encode() for a in self.args])
-        self._a = lib.hfgb_args_parse(len(self.args) + 1, argv)
-        if not self._a:
-            raise HfilegenError("hfilegen build: bad flags or job file (see stderr): %s"
-                                % " ".join(self.args))
-        self._argv = argv
+        self._a, self._argv = _parse(self.args)
+        if source is not None:
+            ins, cols = source
+            ia = (C.c_char_p * len(ins))(*[s.encode() for s in ins])
+            ca = (C.c_char_p * max(len(cols), 1))(*[s.encode() for s in cols])
+            if lib.hfgb_args_set_source(self._a, len(ins), ia, len(cols), ca):
+                lib.hfgb_args_free(self._a)
+                self._a = None
+                raise MemoryError("hfilegen: out of memory")
         if not lib.hfgb_args_ninputs(self._a) or not lib.hfgb_args_out(self._a):
             lib.hfgb_args_free(self._a)
             self._a = None
@@ -119,7 +151,8 @@ class Job:
         o = out.contents
         n = o.n
         stats = {"records_read": o.records_read, "records_rejected": o.records_rejected,
-                 "long_keys": o.long_keys, "input_bytes": o.input_bytes}
+                 "long_keys": o.long_keys, "input_bytes": o.input_bytes,
+                 "null_values": o.null_values}
         rejects = _cbuf(o.rejects, o.rejects_len)
         if n == 0:
             return KEYED_SCHEMA.empty_table(), rejects, stats
@@ -148,15 +181,37 @@ class Job:
             self._err(rc, "read %s" % self.inputs[i])
         return self._keyed(out)
 
-    def key(self, batch, file=0, first_seq=0, lines=None):
+    def scan_file(self, i, split):
+        """Cuts input i (one uncompressed CSV/TSV file) into byte ranges of about `split`
+        bytes at record starts, reading it once: [(start offset, first line, first record
+        number)], the first (0, 1, 0)."""
+        n = C.c_size_t()
+        st = _lib.u64p()
+        rc = lib.hfg_batch_scan_file(self._b, i, int(split), C.byref(n), C.byref(st))
+        if rc:
+            self._err(rc, "scan %s" % self.inputs[i])
+        return [(st[3 * k], st[3 * k + 1], st[3 * k + 2]) for k in range(n.value)]
+
+    def read_range(self, i, start, end, line, seq):
+        """read_file for one range scan_file gave (end 0: to the file's end)."""
+        out = C.POINTER(_lib.BatchOut)()
+        rc = lib.hfg_batch_read_range(self._b, i, start, end, line, seq, C.byref(out))
+        if rc:
+            self._err(rc, "read %s from byte %d" % (self.inputs[i], start))
+        return self._keyed(out)
+
+    def key(self, batch, file=0, first_seq=0, lines=None, nulls=False):
         """Keys a pyarrow RecordBatch or Table holding the job's columns (by name; any type,
-        cast to text; null as empty): (keyed table, rejects lines, counters)."""
+        cast to text; null as empty, or with nulls=True a NULL: no cell, and a rejected
+        record in a rowkey column): (keyed table, rejects lines, counters). lines: the
+        record numbers the rejects file names (default first_seq + i + 1)."""
         if isinstance(batch, pa.Table):
             batch = batch.combine_chunks().to_batches()[0] if batch.num_rows else None
             if batch is None:
                 return KEYED_SCHEMA.empty_table(), b"", {"records_read": 0,
                                                          "records_rejected": 0,
-                                                         "long_keys": 0, "input_bytes": 0}
+                                                         "long_keys": 0, "input_bytes": 0,
+                                                         "null_values": 0}
         cols = self.columns
         n = batch.num_rows
         arrs = []
@@ -166,26 +221,30 @@ class Job:
             if a is None:
                 raise HfilegenError("batch has no column '%s' (the job's: %s)"
                                     % (c, ", ".join(cols)))
-            if a.type != pa.string():
+            if a.type not in (pa.string(), pa.binary()):  # binary: its bytes, as they are
                 a = a.cast(pa.string())
-            if a.null_count:
+            if a.null_count and not nulls:
                 a = a.fill_null("")
             a = pa.concat_arrays([a]) if a.offset else a
             arrs.append(a)
         offs = (C.POINTER(C.c_int32) * len(cols))()
         datas = (_lib.u8p * len(cols))()
+        valid = (_lib.u8p * len(cols))()
         empty = (C.c_uint8 * 1)()
         for k, a in enumerate(arrs):
             bufs = a.buffers()
             offs[k] = C.cast(C.c_void_p(bufs[1].address), C.POINTER(C.c_int32))
             datas[k] = C.cast(C.c_void_p(bufs[2].address), _lib.u8p) \
                 if bufs[2] is not None and bufs[2].size else C.cast(empty, _lib.u8p)
+            if nulls and a.null_count and bufs[0] is not None:
+                valid[k] = C.cast(C.c_void_p(bufs[0].address), _lib.u8p)
         ln = None
         if lines is not None:
             ln = (C.c_uint64 * n)(*lines)
         out = C.POINTER(_lib.BatchOut)()
-        rc = lib.hfg_batch_key(self._b, n, len(cols), offs, datas, ln, file, first_seq,
-                               C.byref(out))
+        rc = lib.hfg_batch_key_nulls(self._b, n, len(cols), offs, datas,
+                                     valid if nulls else None, ln, file, first_seq,
+                                     C.byref(out))
         if rc:
             self._err(rc, "key")
         return self._keyed(out)
@@ -247,8 +306,9 @@ class Job:
         lib.hfg_batch_work_path(self._b, path.encode(), buf, len(buf))
         return buf.value.decode()
 
-    def publish(self, files, counts, records_read, records_rejected):
-        """files: what emit returned, from every region; counts: region -> emit's counts."""
+    def publish(self, files, counts, records_read, records_rejected, null_values=0):
+        """files: what emit returned, from every region; counts: region -> emit's counts;
+        null_values: the NULL fields the tasks' key calls counted."""
         for d in files:
             f = _lib.BatchFile(d["region"], d["family"], d["seq"], d["name"].encode(),
                                d["path"].encode(), C.cast(C.c_char_p(d["first_row"]), _lib.u8p),
@@ -269,13 +329,14 @@ class Job:
             markers += c["marker_rows"]
         lib.hfg_batch_set_counts(self._b, records_read, records_rejected, rows, cells, nfiles,
                                  dups, without, markers)
+        lib.hfg_batch_set_nulls(self._b, null_values)
         rc = lib.hfg_batch_publish(self._b)
         if rc:
             self._err(rc, "publish")
         return {"records_read": records_read, "records_written": sum(rows),
                 "records_rejected": records_rejected, "duplicates_dropped": dups,
                 "records_without_cells": without, "marker_rows": markers,
-                "files": len(files), "cells": sum(cells)}
+                "files": len(files), "cells": sum(cells), "null_values": null_values}
 
     def abort(self):
         lib.hfg_batch_abort(self._b)

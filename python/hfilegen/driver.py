@@ -24,7 +24,7 @@ def finish(job, reads, emits):
     """reads: per input file (file index, rejects bytes, stats); emits: per region
     (files, counts). Writes the rejects file, applies --max-rejects and the all-rejected
     rule, publishes. Returns the summary; raises HfilegenError (the caller aborts)."""
-    reads = sorted(reads, key=lambda r: r[0])
+    reads = sorted(reads, key=lambda r: r[0])  # input order (file << 40 | first record)
     read = sum(r[2]["records_read"] for r in reads)
     rejected = sum(r[2]["records_rejected"] for r in reads)
     rejects_path = job.rejects_path
@@ -42,7 +42,8 @@ def finish(job, reads, emits):
     for fl, c in emits:
         files.extend(fl)
         counts[c["region"]] = c
-    s = job.publish(files, counts, read, rejected)
+    s = job.publish(files, counts, read, rejected,
+                    sum(r[2].get("null_values", 0) for r in reads))
     s["timestamp"] = job.timestamp
     s["input_bytes"] = sum(r[2]["input_bytes"] for r in reads)
     s["long_keys"] = sum(r[2]["long_keys"] for r in reads)

@@ -7,11 +7,14 @@ job file, flags and timestamp.
 Stages: (1) one task per input file reads it with hfilegen's own record reader (the CSV/TSV
 dialect, compression, line numbers and rejects exactly as build's) and keys every record
 through libhfilegen, as Arrow batches (mapInArrow); (2) the keyed records are partitioned by
-region (the job's split points) and sorted within partitions by region, rowkey (unsigned
-bytes: HBase's row order) and input order; (3) one task per partition writes each of its
-regions' HFiles through the C writer (rolling, duplicate policy, file names as build's) into
-its own attempt directory; (4) the driver collects the successful attempts' file lists and
-counts, writes the rejects file, and publishes: files renamed into the staged output,
+region (the job's split points: hash-partitioned on the region number), not sorted by
+Spark: the write task groups its rows by region and the C emit's sorter orders each region by
+rowkey (unsigned bytes: HBase's row order) and input order; (3) one task per partition writes
+each of its regions' HFiles through the C writer (rolling, duplicate policy, file names as build's) into
+its own attempt directory, and hands back its files and the read tasks' rejects and
+counters (META rows, shuffled with the records: one Spark job, nothing cached or read twice);
+(4) the driver collects the successful attempts' file lists and counts, writes the rejects
+file, and publishes: files renamed into the staged output,
 manifest.json, _SUCCESS last, then the staging directory renamed to the output. A failed
 job leaves nothing loadable; a retried task's earlier attempt is never published.
 """
@@ -20,21 +23,25 @@ import json
 import os
 import sys
 
+import numpy as np
+
 from hfilegen.core import Job, HfilegenError
 from hfilegen import driver as drv
 
 META = -1  # region of the rows that carry a file's rejects and counters
+RESULT_NAMES = ["region", "ord", "rejects", "result"]
+RESULT_SCHEMA = "region int, ord long, rejects binary, result binary"
 
 _jobs = {}
 
 
-def _worker_job(args, ts, cwd):
+def _worker_job(args, ts, cwd, source=None):
     """The job in a Python worker, opened once per worker process."""
-    k = (tuple(args), ts, cwd)
+    k = (tuple(args), ts, cwd, source)
     if cwd and os.getcwd() != cwd:
         os.chdir(cwd)  # relative paths mean what they mean to the driver
     if k not in _jobs:
-        _jobs[k] = Job(args, ts)
+        _jobs[k] = Job(args, ts, source=source)
     return _jobs[k]
 
 
@@ -44,23 +51,53 @@ def _read_fn(args, ts, cwd, batch_rows):
         from hfilegen.core import KEYED_SCHEMA
         job = _worker_job(args, ts, cwd)
         for b in it:
-            for i in b.column(0).to_pylist():
-                t, rej, st = job.read_file(i)
+            for i, start, end, line, seq in zip(*[b.column(k).to_pylist() for k in range(5)]):
+                if start < 0:
+                    t, rej, st = job.read_file(i)
+                else:  # one byte range of a big file (--split-size)
+                    t, rej, st = job.read_range(i, start, end, line, seq)
                 for rb in t.to_batches(max_chunksize=batch_rows):
                     yield rb
                 meta = pa.table([pa.array([META], pa.int32()), pa.array([rej], pa.binary()),
-                                 pa.array([i], pa.int64()),
+                                 pa.array([i << 40 | max(seq, 0)], pa.int64()),
                                  pa.array([json.dumps(st).encode()], pa.binary())],
                                 schema=KEYED_SCHEMA)
                 yield meta.to_batches()[0]
     return fn
 
 
-def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once):
+_COMPRESSED = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd", b"BZh", b"\xfd7zXZ\x00")
+
+
+def _read_tasks(job, split_size):
+    """The read tasks: (file, start, end, line, seq), start -1 for a whole file. With
+    split_size, an uncompressed file of at least 2 * split_size is cut at record starts by
+    one sequential read in the driver (the C reader: quoted newlines, blank lines, rejects
+    and line numbers as build's), so that every range's records, lines and numbers are those
+    of the whole file's read."""
+    tasks = []
+    for i, path in enumerate(job.inputs):
+        big = False
+        if split_size and path != "-" and os.path.isfile(path) and \
+                os.path.getsize(path) >= 2 * split_size:
+            with open(path, "rb") as f:
+                head = f.read(6)
+            big = not any(head.startswith(m) for m in _COMPRESSED)
+        if not big:
+            tasks.append((i, -1, 0, 0, 0))
+            continue
+        ranges = job.scan_file(i, split_size)
+        for k, (start, line, seq) in enumerate(ranges):
+            end = ranges[k + 1][0] if k + 1 < len(ranges) else 0
+            tasks.append((i, start, end, line, seq))
+    return tasks
+
+
+def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
     def fn(it):
         import pyarrow as pa
         from pyspark import TaskContext
-        job = _worker_job(args, ts, cwd)
+        job = _worker_job(args, ts, cwd, source)
         ctx = TaskContext.get()
         attempt = "p%d-a%d" % (ctx.partitionId(), ctx.taskAttemptId())
 
@@ -79,60 +116,85 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once):
                 f["last_row"] = f["last_row"].hex()
             res = json.dumps({"files": files, "counts": c}).encode()
             return pa.RecordBatch.from_arrays([pa.array([region], pa.int32()),
+                                               pa.array([0], pa.int64()),
+                                               pa.array([b""], pa.binary()),
                                                pa.array([res], pa.binary())],
-                                              names=["region", "result"])
-        cur, held = None, []
+                                              names=RESULT_NAMES)
+
+        def meta(rows):
+            """A read task's rejects and counters, handed back to the driver as they are."""
+            return pa.RecordBatch.from_arrays([rows.column(0), rows.column(2), rows.column(1),
+                                               rows.column(3)], names=RESULT_NAMES)
+        # The partition's rows in any order (hash-partitioned by region): grouped here by
+        # region; each region's records go to the C emit, whose sorter orders them by
+        # rowkey and input order itself, so Spark does not sort them.
+        held = {}
         for b in it:
             if b.num_rows == 0:
                 continue
-            regions = b.column(0)
-            # rows come sorted by region: cut the batch where the region changes
-            start = 0
-            vals = regions.to_numpy(zero_copy_only=False)
-            for i in range(1, len(vals) + 1):
-                if i == len(vals) or vals[i] != vals[start]:
-                    r = int(vals[start])
-                    if cur is not None and r != cur:
-                        yield emit(cur, held)
-                        held = []
-                    cur = r
-                    held.append(b.slice(start, i - start))
-                    start = i
-        if cur is not None:
-            yield emit(cur, held)
+            vals = b.column(0).to_numpy(zero_copy_only=False)
+            regions = np.unique(vals)
+            if len(regions) > 1:
+                idx = np.argsort(vals, kind="stable")
+                b = b.take(pa.array(idx))
+                vals = vals[idx]
+            bounds = np.searchsorted(vals, regions, side="left").tolist() + [len(vals)]
+            for k, r in enumerate(regions.tolist()):
+                part = b.slice(bounds[k], bounds[k + 1] - bounds[k])
+                if r == META:
+                    yield meta(part)
+                else:
+                    held.setdefault(r, []).append(part)
+        for r in sorted(held):
+            yield emit(r, held.pop(r))
     return fn
 
 
 def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
-        batch_rows=65536, partitions=None, kill_once_region=None):
+        batch_rows=65536, partitions=None, kill_once_region=None, input_format=None,
+        split_size=None):
     """Runs the job `hfilegen build ARGS` on spark; returns the summary dict. Raises on
-    failure, with nothing loadable left in the output directory."""
-    from pyspark import StorageLevel
-    job = Job(args, timestamp)
-    ts = job.timestamp
+    failure, with nothing loadable left in the output directory. input_format: None (by
+    the inputs' names: .parquet, .orc, directories of them are read by Spark, see
+    hfilegen.spark_typed; others by hfilegen's reader), 'parquet', 'orc' or 'csv'.
+    split_size: bytes; an uncompressed CSV/TSV file of at least twice that is read in byte
+    ranges of about that size by several tasks (see _read_tasks), else one task a file."""
+    from hfilegen import spark_typed
     cwd = os.getcwd()
+    typed = spark_typed.keyed(spark, args, timestamp, cwd, input_format, _worker_job)
+    job = typed[0] if typed else Job(args, timestamp)
+    ts = job.timestamp
     wd = drv.work_dir(job.out_dir)
     drv.clean_work(wd)  # a killed job's attempts
-    job.begin()
     keyed_all = None
+    job.begin()
     try:
         os.makedirs(wd, exist_ok=True)
         n = len(job.inputs)
-        files_df = spark.createDataFrame([(i,) for i in range(n)], "file int").repartition(n)
         schema = "region int, key binary, ord long, payload binary"
-        keyed_all = files_df.mapInArrow(_read_fn(job.args, ts, cwd, batch_rows), schema) \
-            .persist(StorageLevel.MEMORY_AND_DISK)
-        reads = []
-        for row in keyed_all.filter("region < 0").collect():
-            reads.append((row["ord"], bytes(row["key"]), json.loads(bytes(row["payload"]))))
+        if typed:
+            keyed_all = typed[1]
+        else:
+            tasks = _read_tasks(job, split_size)
+            files_df = spark.createDataFrame(
+                tasks, "file long, start long, stop long, line long, seq long") \
+                .repartition(len(tasks))
+            keyed_all = files_df.mapInArrow(_read_fn(job.args, ts, cwd, batch_rows), schema)
+        # One Spark job: the read tasks' rows (and their META rows: rejects, counters) are
+        # shuffled by region, and the write tasks hand back both their files and
+        # the META rows, so that nothing is read twice or cached.
         nparts = partitions or job.regions
-        parts = keyed_all.filter("region >= 0").repartition(nparts, "region") \
-            .sortWithinPartitions("region", "key", "ord")
+        parts = keyed_all.repartition(nparts, "region")
         results = parts.mapInArrow(_emit_fn(job.args, ts, cwd, wd, fail_once_region,
-                                            fail_region, kill_once_region),
-                                 "region int, result binary").collect()
-        emits = []
+                                            fail_region, kill_once_region,
+                                            typed[2] if typed else None),
+                                   RESULT_SCHEMA).collect()
+        emits, reads = [], []
         for row in results:
+            if row["region"] == META:
+                reads.append((row["ord"], bytes(row["rejects"]),
+                              json.loads(bytes(row["result"]))))
+                continue
             r = json.loads(bytes(row["result"]))
             for f in r["files"]:
                 f["first_row"] = bytes.fromhex(f["first_row"])
@@ -143,8 +205,6 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
         job.abort()
         raise
     finally:
-        if keyed_all is not None:
-            keyed_all.unpersist()
         drv.clean_work(wd)
         job.close()
 
@@ -165,12 +225,30 @@ def session(master=None, app="hfilegen"):
     return b.getOrCreate()
 
 
+def _size(s):
+    if not s:
+        return None
+    m = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    s = s.strip().lower()
+    v = int(float(s[:-1]) * m[s[-1]]) if s[-1] in m else int(s)
+    if v <= 0:
+        raise SystemExit("hfilegen spark: --split-size %s: expected a positive size" % s)
+    return v
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
         prog="hfilegen spark", add_help=False,
         description="hfilegen build on Spark: every other flag is a `hfilegen build` flag")
     p.add_argument("--master", help="Spark master when not under spark-submit, e.g. local[2]")
     p.add_argument("--spark-partitions", type=int, help="write tasks (default: regions)")
+    p.add_argument("--split-size", metavar="SIZE",
+                   help="read an uncompressed CSV/TSV input of at least twice SIZE (e.g. 256m) "
+                        "in byte ranges of about SIZE by several tasks")
+    p.add_argument("--input-format", choices=["parquet", "orc", "csv"],
+                   help="how Spark reads the inputs (default: by name: .parquet, .orc and "
+                        "directories of them through Spark's readers, others as build reads "
+                        "them)")
     p.add_argument("--inject-fail-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
     p.add_argument("--inject-fail", type=int, metavar="REGION", help=argparse.SUPPRESS)
     p.add_argument("--inject-kill-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
@@ -181,7 +259,8 @@ def main(argv=None):
     try:
         s = run(spark, rest, fail_once_region=mine.inject_fail_once,
                 fail_region=mine.inject_fail, partitions=mine.spark_partitions,
-                kill_once_region=mine.inject_kill_once)
+                kill_once_region=mine.inject_kill_once, input_format=mine.input_format,
+                split_size=_size(mine.split_size))
     except HfilegenError as e:
         print("hfilegen spark: %s" % e, file=sys.stderr)
         return 1
@@ -194,7 +273,8 @@ def main(argv=None):
         spark.stop()
     print("hfilegen spark: records read %(records_read)d, written %(records_written)d, "
           "rejected %(records_rejected)d, duplicates dropped %(duplicates_dropped)d, "
-          "without cells %(records_without_cells)d; %(files)d files, %(cells)d cells; "
+          "without cells %(records_without_cells)d; null values %(null_values)d; "
+          "%(files)d files, %(cells)d cells; "
           "timestamp %(timestamp)d" % s, file=sys.stderr)
     return 0
 

@@ -150,3 +150,37 @@ void hfgb_args_free(hfgb_args *a) {
   free(a->owned);
   free(a);
 }
+
+/* What the Spark job checks before it reads typed inputs (Parquet, ORC). */
+int hfgb_args_format(const hfgb_args *a) { return a->o.format; }
+const char *hfgb_args_null_string(const hfgb_args *a) { return a->o.null_string; }
+size_t hfgb_args_ncolumns(const hfgb_args *a) { return a->o.ncolumns; }
+const char *hfgb_args_column(const hfgb_args *a, size_t i) {
+  return i < a->o.ncolumns ? a->o.columns[i] : NULL;
+}
+
+/* Replaces the job's inputs and column names (no header is read): a job whose
+ * inputs Spark reads (Parquet, ORC), keyed by name through hfg_batch_key_nulls.
+ * Copies every string. 0, or -1 when out of memory (the old lists stay). */
+int hfgb_args_set_source(hfgb_args *a, size_t ninputs, const char *const *inputs, size_t ncols,
+                         const char *const *cols) {
+  int oom = 0;
+  const char **in = own_list(a, inputs, ninputs, &oom);
+  const char **co = oom ? NULL : own_list(a, cols, ncols, &oom);
+  char **n = oom ? NULL : realloc(a->owned, (a->nowned + 2) * sizeof *n);
+  if (oom || !in || !co || !n) {
+    free(in);
+    free(co);
+    return -1;
+  }
+  a->owned = n;
+  a->owned[a->nowned++] = (char *)co; /* the old column list is in owned too */
+  free(a->inputs);
+  a->inputs = in;
+  a->o.inputs = in;
+  a->o.ninputs = ninputs;
+  a->o.columns = co;
+  a->o.ncolumns = ncols;
+  a->o.header = 0;
+  return 0;
+}

@@ -14,6 +14,8 @@
 #include <sys/time.h>
 
 #include "pipeline/build_internal.h"
+#include "pipeline/record_dialect.h"
+#include "pipeline/source_db.h"
 #include "pipeline/values.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -28,6 +30,7 @@ struct hfg_batch {
   size_t nnames;
   hfg_batch_out out;
   hfg_buf keys, pls, rej;
+  hfg_buf scan; /* hfg_batch_scan_file's range starts */
   size_t cap; /* records room in out arrays */
   uint64_t dups, without, markers;
   char out_work[4096]; /* the job's directory from begin (emit moves j.dir) */
@@ -66,7 +69,7 @@ int hfg_batch_open(const hfg_build_options *o, int64_t ts, hfg_batch **out, char
     goto done;
   }
   for (size_t i = 0; i < o->ninputs; i++)
-    if (strstr(o->inputs[i], "://")) {
+    if (hfg_db_is_uri(o->inputs[i])) {
       rc = fail(j, HFG_EINVAL, "database inputs are not supported by the batch API (Spark) yet: "
                                "use hfilegen build");
       goto done;
@@ -140,6 +143,7 @@ void hfg_batch_free(hfg_batch *b) {
   hfg_buf_free(&b->keys);
   hfg_buf_free(&b->pls);
   hfg_buf_free(&b->rej);
+  hfg_buf_free(&b->scan);
   hfg_free(b);
 }
 
@@ -205,13 +209,15 @@ static int add_reject(hfg_batch *b, const char *file, uint64_t line, const char 
 /* One well-formed record: keyed into out, or rejected. */
 static int key_record(hfg_batch *b, const hfg_field *fields, size_t nfields, const char *file,
                       size_t file_idx, uint64_t line, uint64_t order, const uint8_t *raw,
-                      size_t raw_len) {
+                      size_t raw_len, int nulls_possible) {
   job *j = &b->j;
   uint8_t key[HBASE_MAX_ROW + 1];
   char why[512];
-  size_t klen;
-  int erc = hfg_scheme_eval(j->scheme, fields, nfields, key, sizeof key - 1, &klen, why,
-                            sizeof why);
+  size_t klen = 0;
+  int erc = nulls_possible && hfg_dialect_null_key(j->scheme, fields, nfields, why, sizeof why)
+                ? HFG_EPARSE
+                : hfg_scheme_eval(j->scheme, fields, nfields, key, sizeof key - 1, &klen, why,
+                                  sizeof why);
   if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
     erc = HFG_EPARSE;
   } else if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
@@ -233,6 +239,7 @@ static int key_record(hfg_batch *b, const hfg_field *fields, size_t nfields, con
     return add_reject(b, file, line, why, raw, raw_len);
   }
   if (klen > LONG_KEY) b->out.long_keys++;
+  b->out.null_values += nulls;
   if (out_room(b) || hfg_buf_append(&b->keys, key, klen)) return HFG_ENOMEM;
   size_t i = b->out.n++;
   b->out.region[i] = (uint32_t)hfg_splits_region(&j->splits, key, klen);
@@ -251,18 +258,11 @@ static void out_finish(hfg_batch *b) {
   b->out.rejects_len = b->rej.len;
 }
 
-int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
-  out_reset(b);
-  if (out_room(b)) return berr(b, HFG_ENOMEM, "%s", "out of memory");
-  if (file >= b->o.ninputs) return berr(b, HFG_EINVAL, "%s", "no such input");
-  hfg_input_options io;
-  hfg_build_input_options(&b->o, &io);
-  hfg_record_reader *rr = NULL;
-  char msg[1024];
-  int rc = hfg_record_reader_open(&b->o.inputs[file], 1, &io, &rr, msg, sizeof msg);
-  if (rc) return berr(b, rc, "%s", msg);
+/* Keys every record rr gives of input `file`, numbering them from seq. */
+static int read_records(hfg_batch *b, size_t file, hfg_record_reader *rr, uint64_t seq,
+                        hfg_batch_out **out) {
   hfg_record rec;
-  uint64_t seq = 0;
+  int rc;
   while ((rc = hfg_record_reader_next(rr, &rec)) != 0) {
     if (rc < 0 && rc != HFG_EPARSE) {
       berr(b, rc, "%s", hfg_record_reader_errmsg(rr));
@@ -275,7 +275,7 @@ int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
                       (const uint8_t *)rec.raw, rec.raw_len);
     } else {
       rc = key_record(b, rec.fields, rec.nfields, rec.file, file, rec.line, order,
-                      (const uint8_t *)rec.raw, rec.raw_len);
+                      (const uint8_t *)rec.raw, rec.raw_len, 0);
     }
     if (rc) {
       berr(b, rc, "%s", "out of memory");
@@ -290,9 +290,84 @@ int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
   return 0;
 }
 
+/* The reader over input `file` alone; header_off: column names from the job, no header. */
+static int open_one(hfg_batch *b, size_t file, int header_off, hfg_record_reader **rr) {
+  if (file >= b->o.ninputs) return berr(b, HFG_EINVAL, "%s", "no such input");
+  hfg_input_options io;
+  hfg_build_input_options(&b->o, &io);
+  if (header_off) {
+    io.has_header = 0;
+    io.column_names = (const char *const *)b->names;
+    io.ncolumn_names = b->nnames;
+  }
+  char msg[1024];
+  int rc = hfg_record_reader_open(&b->o.inputs[file], 1, &io, rr, msg, sizeof msg);
+  return rc ? berr(b, rc, "%s", msg) : 0;
+}
+
+int hfg_batch_read_file(hfg_batch *b, size_t file, hfg_batch_out **out) {
+  out_reset(b);
+  if (out_room(b)) return berr(b, HFG_ENOMEM, "%s", "out of memory");
+  hfg_record_reader *rr = NULL;
+  int rc = open_one(b, file, 0, &rr);
+  return rc ? rc : read_records(b, file, rr, 0, out);
+}
+
+int hfg_batch_read_range(hfg_batch *b, size_t file, uint64_t start, uint64_t end,
+                         uint64_t first_line, uint64_t first_seq, hfg_batch_out **out) {
+  out_reset(b);
+  if (out_room(b)) return berr(b, HFG_ENOMEM, "%s", "out of memory");
+  hfg_record_reader *rr = NULL;
+  int rc = open_one(b, file, start > 0, &rr);
+  if (!rc && (rc = hfg_record_reader_set_range(rr, start, end, first_line)) != 0) {
+    berr(b, rc, "%s", hfg_record_reader_errmsg(rr));
+    hfg_record_reader_free(rr);
+  }
+  return rc ? rc : read_records(b, file, rr, first_seq, out);
+}
+
+int hfg_batch_scan_file(hfg_batch *b, size_t file, uint64_t split, size_t *n,
+                        const uint64_t **starts) {
+  *n = 0;
+  hfg_buf_reset(&b->scan);
+  hfg_record_reader *rr = NULL;
+  int rc = open_one(b, file, 0, &rr);
+  if (rc) return rc;
+  uint64_t first[3] = {0, 1, 0}, next = split ? split : UINT64_MAX, seq = 0;
+  if (hfg_buf_append(&b->scan, first, sizeof first)) rc = HFG_ENOMEM;
+  hfg_record rec;
+  int r;
+  while (!rc && (r = hfg_record_reader_next(rr, &rec)) != 0) {
+    if (r < 0 && r != HFG_EPARSE) {
+      rc = berr(b, r, "%s", hfg_record_reader_errmsg(rr));
+      break;
+    }
+    uint64_t off = hfg_record_reader_record_offset(rr);
+    if (off >= next) { /* the first record at or past the target starts a range */
+      uint64_t s3[3] = {off, rec.line, seq};
+      if (hfg_buf_append(&b->scan, s3, sizeof s3)) rc = HFG_ENOMEM;
+      next = off + split;
+    }
+    seq++;
+  }
+  hfg_record_reader_free(rr);
+  if (rc == HFG_ENOMEM) return berr(b, rc, "%s", "out of memory");
+  if (rc) return rc;
+  *n = b->scan.len / (3 * sizeof(uint64_t));
+  *starts = (const uint64_t *)(void *)b->scan.p;
+  return 0;
+}
+
 int hfg_batch_key(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *off,
                   const uint8_t *const *data, const uint64_t *lines, size_t file,
                   uint64_t first_seq, hfg_batch_out **out) {
+  return hfg_batch_key_nulls(b, n, ncols, off, data, NULL, lines, file, first_seq, out);
+}
+
+int hfg_batch_key_nulls(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *off,
+                        const uint8_t *const *data, const uint8_t *const *valid,
+                        const uint64_t *lines, size_t file, uint64_t first_seq,
+                        hfg_batch_out **out) {
   out_reset(b);
   if (ncols != b->nnames)
     return berr(b, HFG_EINVAL, "%s", "batch: the column count is not the job's");
@@ -302,14 +377,17 @@ int hfg_batch_key(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *of
     hfg_free(fields);
     return berr(b, HFG_ENOMEM, "%s", "out of memory");
   }
+  int any_null = 0;
+  for (size_t c = 0; valid && c < ncols; c++) any_null |= valid[c] != NULL;
   const char *fname = file < b->o.ninputs ? b->o.inputs[file] : "-";
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
     hfg_buf_reset(&raw);
     for (size_t c = 0; c < ncols; c++) {
+      fields[c].is_null = any_null && valid[c] && !(valid[c][i >> 3] >> (i & 7) & 1);
       fields[c].p = (const char *)data[c] + off[c][i];
-      fields[c].len = (size_t)(off[c][i + 1] - off[c][i]);
-      /* the raw record for rejects: the fields joined by the delimiter */
+      fields[c].len = fields[c].is_null ? 0 : (size_t)(off[c][i + 1] - off[c][i]);
+      /* the raw record for rejects: the fields joined by the delimiter (a NULL as nothing) */
       if ((c && hfg_buf_append(&raw, b->o.delimiter ? &b->o.delimiter : ",", 1)) ||
           hfg_buf_append(&raw, fields[c].p, fields[c].len))
         rc = HFG_ENOMEM;
@@ -317,7 +395,7 @@ int hfg_batch_key(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *of
     b->out.records_read++;
     if (!rc)
       rc = key_record(b, fields, ncols, fname, file, lines ? lines[i] : first_seq + i + 1,
-                      (uint64_t)file << 40 | (first_seq + i), raw.p, raw.len);
+                      (uint64_t)file << 40 | (first_seq + i), raw.p, raw.len, any_null);
   }
   hfg_free(fields);
   hfg_buf_free(&raw);
@@ -326,6 +404,8 @@ int hfg_batch_key(hfg_batch *b, size_t n, size_t ncols, const int32_t *const *of
   *out = &b->out;
   return 0;
 }
+
+void hfg_batch_set_nulls(hfg_batch *b, uint64_t null_values) { b->sum.null_values = null_values; }
 
 /* ---- one region's emit ---- */
 

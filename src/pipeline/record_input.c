@@ -149,3 +149,15 @@ void hfg_rin_close(hfg_rin *in) {
   in->fd = -1;
   in->owns_fd = 0;
 }
+
+int hfg_rin_seek(hfg_rin *in, uint64_t off, hfg_err *err) {
+  if (in->kind != HFG_RIN_PLAIN || !in->owns_fd)
+    return hfg_err_set(err, HFG_EUNSUPPORTED, "%s: only an uncompressed file can be read from "
+                       "a byte offset", in->name);
+  if (lseek(in->fd, (off_t)off, SEEK_SET) < 0)
+    return hfg_err_set(err, HFG_EIO, "%s: seek to %llu: %s", in->name, (unsigned long long)off,
+                       strerror(errno));
+  in->npeek = in->peek_off = 0; /* the sniffed bytes are the file's start */
+  in->bytes_in = 0;
+  return 0;
+}

@@ -65,6 +65,11 @@ int hfg_rin_read(hfg_rin *in, char *dst, size_t n, size_t *got, hfg_err *err);
 
 void hfg_rin_close(hfg_rin *in);
 
+/* Moves a plain (uncompressed) input, just opened, to byte off of the file:
+ * the next read starts there. HFG_EUNSUPPORTED for compressed input or stdin,
+ * HFG_EIO when the file cannot seek. */
+int hfg_rin_seek(hfg_rin *in, uint64_t off, hfg_err *err);
+
 /* ---- for the decoders (record_input_codecs.c) ---- */
 
 /* Refills zbuf when it is empty: zpos = 0, zlen = bytes read, raw_eof at the

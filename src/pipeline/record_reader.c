@@ -62,6 +62,9 @@ struct hfg_record_reader {
   size_t cap, pos, end;
   int eof;
   uint64_t line; /* line number of buf[pos] */
+  uint64_t buf_off; /* byte offset in the open input of buf[0] */
+  uint64_t rec_off; /* byte offset of the last record read_one parsed */
+  uint64_t range_end; /* 0, or: no record starting at or after this offset is read */
   int at_start;  /* BOM check pending */
   int skip_line; /* discarding the rest of an overlong line */
 
@@ -101,6 +104,7 @@ static const char *display_name(const char *path) { return strcmp(path, "-") == 
  * set) or a fatal code. */
 static int refill(hfg_record_reader *r) {
   if (r->pos > 0) {
+    r->buf_off += r->pos;
     memmove(r->buf, r->buf + r->pos, r->end - r->pos);
     r->end -= r->pos;
     r->pos = 0;
@@ -442,6 +446,8 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
       if (r->pos < r->end) {
         size_t pos0 = r->pos;
         uint64_t line0 = r->line;
+        r->rec_off = r->buf_off + pos0;
+        if (r->range_end && r->rec_off >= r->range_end) return 0; /* the next range's */
         rc = parse_record(r, rec);
         if (rc == 1 || rc == HFG_EPARSE) {
           if (rec->raw_len <= r->max_record) return rc;
@@ -614,6 +620,7 @@ static int open_next(hfg_record_reader *r) {
   if (rc) return rc;
   r->in_open = 1;
   r->pos = r->end = 0;
+  r->buf_off = r->rec_off = 0;
   r->eof = 0;
   r->line = 1;
   r->at_start = 1;
@@ -836,4 +843,24 @@ void hfg_record_reader_free(hfg_record_reader *r) {
   hfg_dialect_free(r->dialect);
   hfg_free(r->null_s);
   hfg_free(r);
+}
+
+uint64_t hfg_record_reader_record_offset(const hfg_record_reader *r) { return r->rec_off; }
+
+int hfg_record_reader_set_range(hfg_record_reader *r, uint64_t start, uint64_t end,
+                                uint64_t first_line) {
+  if (r->npaths != 1 || r->dialect || r->any_db)
+    return hfg_err_set(&r->err, HFG_EINVAL, "byte ranges are for one CSV/TSV file");
+  r->range_end = end;
+  if (start == 0) return 0; /* the file's start: as opened (its header read) */
+  if (r->has_header || r->in_open || r->next_path)
+    return hfg_err_set(&r->err, HFG_EINVAL, "a byte range past the start needs the column "
+                                            "names given and no header");
+  int rc = open_next(r);
+  if (rc) return rc;
+  if ((rc = hfg_rin_seek(&r->in, start, &r->err))) return rc;
+  r->buf_off = r->rec_off = start;
+  r->line = first_line;
+  r->at_start = 0; /* no byte order mark or encoding check inside the file */
+  return 0;
 }

@@ -196,6 +196,20 @@ int hfg_record_reader_has_db(const hfg_record_reader *r);
  * next call or free. */
 const char *hfg_record_reader_check_max(const hfg_record_reader *r);
 
+/* Byte ranges of one uncompressed CSV/TSV file (a distributed runner reads a
+ * big file in several tasks). record_offset: the byte offset in its input of
+ * the record next() returned last (where its parse began: after blank lines).
+ * set_range, right after open and before next: reads only the records that
+ * start in [start, end) (end 0: to the file's end; a record that starts
+ * before end is read whole). start 0: the file as opened (header and all);
+ * start > 0 must be a record_offset a full read of the same file reported,
+ * with first_line its record's line, and the reader opened with the column
+ * names given and no header: then the records are exactly those of the full
+ * read from there on. */
+uint64_t hfg_record_reader_record_offset(const hfg_record_reader *r);
+int hfg_record_reader_set_range(hfg_record_reader *r, uint64_t start, uint64_t end,
+                                uint64_t first_line);
+
 /* Closes any open input (never stdin) and frees. NULL is a no-op. */
 void hfg_record_reader_free(hfg_record_reader *r);
 

@@ -3,7 +3,11 @@
 job and two harder jobs (tests/spark/jobs: spills, several families, rolling, duplicates
 last/first, rejects, TSV, gzip input, marker rows) run by hfilegen.spark are compared byte
 for byte (file names, bytes, manifest.json, _rejects.tsv) with `hfilegen build` at the same
-timestamp. Then failure injection on the hard job: a task that raises once and a Python
+timestamp; the two harder jobs again with --split-size (big CSV/TSV files read in byte
+ranges by several tasks), output and rejects byte-identical. Parquet and ORC inputs (tests/spark/typed_inputs.py, read by Spark's readers in
+several splits per file) give HFiles and manifest byte-identical to build on the same rows as
+CSV (NULLs as \\N with --null-string), with the same rejects (reasons; row numbers in the
+file). Then failure injection on the hard job: a task that raises once and a Python
 worker killed once (Spark retries; output identical, no second copy), and a job whose task
 always fails (nothing loadable left; the rerun is identical).
 
@@ -14,6 +18,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+from hfilegen.core import HfilegenError
 
 TS = "1700000000000"
 
@@ -28,8 +34,10 @@ def tree(d):
     return out
 
 
-def compare(a, b):
+def compare(a, b, skip=None):
     ta, tb = tree(a), tree(b)
+    ta.pop(skip, None)
+    tb.pop(skip, None)
     if set(ta) != set(tb):
         return "file lists differ: only in build %s, only in spark %s" % (
             sorted(set(ta) - set(tb))[:5], sorted(set(tb) - set(ta))[:5])
@@ -52,6 +60,85 @@ def loadable(out):
         elif os.path.isdir(p) and not e.startswith(("_", ".")):
             found += [e + "/" + f for f in os.listdir(p) if not f.startswith(("_", "."))]
     return found
+
+
+TYPED_FLAGS = ["--rowkey", "{id % 4}|{id}", "--splits", "splits4.txt", "--family", "d",
+               "--map", "score=d:score:double", "--map", "flag=d:flag:boolean",
+               "--map", "small=d:small:short", "--map", "qty=d:qty:long",
+               "--timestamp", "column:ts", "--on-duplicate", "last", "--max-rejects", "1000",
+               "--codec", "snappy", "--block-size", "8k", "--max-file-size", "64k",
+               "--job-timestamp", TS]
+
+
+def rejects(d, kind):
+    """(file with the kind's name made generic, row or line, reason) of a rejects file."""
+    p = os.path.join(d, "_rejects.tsv")
+    if not os.path.exists(p):
+        return []
+    with open(p, "rb") as f:
+        return [tuple(ln.split(b"\t")[:3]) for ln in f.read().replace(kind.encode(), b"K")
+                .splitlines()]
+
+
+def split_case(spark, hs, jobs, work, check):
+    """--split-size: big uncompressed CSV/TSV files read in byte ranges by several tasks
+    (quoted newlines, short rows, bad values, CRLF): the output and the rejects file
+    byte-identical to build's (same lines), the gzip input still one task."""
+    for (name, cwd, jobf, tsf), size in ((jobs[1], 512 << 10), (jobs[2], 128 << 10)):
+        os.chdir(cwd)
+        cli = os.path.join(work, name + ".build")
+        sp = os.path.join(work, name + ".split")
+        from hfilegen.core import Job
+        j = Job(["--job", jobf, "--out", sp] + tsf)
+        ntasks = len(hs._read_tasks(j, size))
+        j.close()
+        t0 = time.time()
+        hs.run(spark, ["--job", jobf, "--out", sp] + tsf, split_size=size)
+        diff = compare(cli, sp)
+        check(name, diff is None and ntasks > 3,
+              "split in %d read tasks: identical (%.1fs)" % (ntasks, time.time() - t0)
+              if diff is None else diff)
+
+
+def typed_case(spark, hs, repo, hfg, work, check):
+    d = os.path.join(work, "typed")
+    subprocess.check_call([sys.executable, os.path.join(repo, "tests/spark/typed_inputs.py"),
+                           d, "3000"])
+    with open(os.path.join(d, "splits4.txt"), "w") as f:
+        f.write("1|\n2|\n3|\n")
+    os.chdir(d)
+    cli = os.path.join(d, "out.build")
+    subprocess.check_call([hfg, "build"] + TYPED_FLAGS + ["--null-string", "\\N", "--out", cli,
+                                                          "-q", "csv/a.csv", "csv/b.csv"])
+    got = {}
+    # small splits: each file is read by several tasks (row numbers across splits)
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "48k")
+    try:
+        for kind in ("parquet", "orc"):
+            sp = os.path.join(d, "out." + kind)
+            t0 = time.time()
+            s = hs.run(spark, TYPED_FLAGS + ["--out", sp, kind])
+            ntasks = spark.read.format(kind).load(os.path.join(d, kind)).rdd.getNumPartitions()
+            diff = compare(cli, sp, skip="_rejects.tsv")
+            check(kind + "_typed", diff is None and ntasks > 2 and s["null_values"] > 0,
+                  "HFiles, manifest identical to build on CSV (%d files, %d tasks, %.1fs)"
+                  % (s["files"], ntasks, time.time() - t0) if diff is None
+                  else diff or "only %d read tasks" % ntasks)
+            got[kind] = rejects(sp, kind)
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    want = [r[2] for r in rejects(cli, "csv")]
+    check("typed_rejects", [r[2] for r in got["parquet"]] == want and got["orc"] ==
+          got["parquet"] and len(want) > 10,
+          "%d rejects, same reasons as build, same rows in Parquet and ORC" % len(want))
+    # refusals: a NULL marker has no meaning for typed inputs; columns of complex types
+    try:
+        hs.run(spark, TYPED_FLAGS + ["--null-string", "x", "--out", os.path.join(d, "o2"),
+                                     "parquet"])
+        check("typed_refusals", False, "--null-string with Parquet was accepted")
+    except HfilegenError as e:
+        check("typed_refusals", "--null-string" in str(e) and
+              not os.path.exists(os.path.join(d, "o2")), "--null-string with Parquet refused")
 
 
 def main():
@@ -97,6 +184,8 @@ def main():
             check(name, diff is None, "byte-identical (%d files, %.1fs)" % (s["files"],
                                                                          time.time() - t0)
                   if diff is None else diff)
+        split_case(spark, hs, jobs, work, check)
+        typed_case(spark, hs, repo, hfg, work, check)
         # failure injection on the hard job
         name, cwd, jobf, tsf = jobs[1]
         os.chdir(cwd)
