@@ -58,6 +58,12 @@ typedef struct hfg_rin {
  * closed. */
 int hfg_rin_open(hfg_rin *in, const char *path, const char *display_name, hfg_err *err);
 
+/* Opens a plain (uncompressed) regular file positioned at byte offset, with
+ * no sniffing: a part of a file that hfg_rin_open found PLAIN (parallel
+ * ingest, record_part.c). 0 or HFG_EIO. */
+int hfg_rin_open_at(hfg_rin *in, const char *path, const char *display_name, uint64_t offset,
+                    hfg_err *err);
+
 /* Reads up to n > 0 bytes of (decompressed) data into dst. Sets *got; *got ==
  * 0 only at end of input. Returns 0, HFG_EIO, HFG_ENOMEM or HFG_ECORRUPT (bad
  * or truncated compressed data). */
