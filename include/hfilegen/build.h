@@ -129,7 +129,8 @@ typedef struct hfg_build_options {
   const char *check_column;
   const char *last_value;
   /* Parallel ingest (threads >= 2): a plain CSV/TSV file is cut into parts of
-   * about this many bytes, read by the threads at once; 0: 4 MiB. */
+   * about this many bytes, read by the threads at once; 0: 4 MiB, or --memory /
+   * (16 × threads) when that is less (at least 256 KiB). */
   size_t ingest_chunk;
 } hfg_build_options;
 

@@ -40,8 +40,12 @@
  * record index in the unit): the input order at every thread count. Each
  * worker sorts its sorter part at the end, in parallel.
  *
- * Memory: the sorter budget as at one thread, plus per worker a part's
- * buffered records (about 1.3 × --ingest-chunk) and a read buffer (1 MiB).
+ * Memory: per worker a part's buffered records and rejects (about 1.3 ×
+ * the part size) and a reader buffer (256 KiB), or for a whole input a record
+ * pump (4 batches of 1 MiB) and 1 MiB of rejects: at most max(2 × part + 1 MiB,
+ * 5 MiB) a worker, taken from the sorter's budget (hfg_sorter_set_parts), so
+ * that --memory holds at every thread count. Parts are 4 MiB, or --memory /
+ * (16 × threads) when that is less (at least 256 KiB); --ingest-chunk sets it.
  *
  * Sequential instead (HFG_BUILD_SEQUENTIAL): one thread, a database input
  * (one snapshot, read by the reader it was opened with), no header and no
@@ -62,9 +66,11 @@
 #include "util/coding.h"
 #include "util/escape.h"
 
-#define DEFAULT_CHUNK ((size_t)4 << 20)
+#define MAX_CHUNK ((size_t)4 << 20)  /* default part size, when --memory allows */
+#define MIN_CHUNK ((size_t)256 << 10)
+#define PART_READ_BUFFER ((size_t)256 << 10) /* a part reader's first buffer (it grows) */
 #define GUESS_WINDOW ((size_t)64 << 10)
-#define REJECTS_HELD ((size_t)8 << 20)
+#define REJECTS_HELD ((size_t)1 << 20)
 #define SEQ_UNIT_SHIFT 40
 
 typedef struct unit {
@@ -472,9 +478,18 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   p.j = j;
   p.rr = rr;
   hfg_build_input_options(o, &p.io);
+  if (!p.io.buffer_size) p.io.buffer_size = PART_READ_BUFFER;
   p.nulls_possible = hfg_build_nulls_possible(j, rr);
   p.last_progress = now_s();
-  int rc = plan_units(&p, o->ingest_chunk ? o->ingest_chunk : DEFAULT_CHUNK);
+  /* Parts of 4 MiB, smaller when the budget is small, so that every worker's
+   * buffers (a part's keyed records and rejects, its reader, or a whole input's
+   * record pump) stay a small share of --memory: they are taken from it. */
+  size_t chunk = o->ingest_chunk;
+  if (!chunk) {
+    chunk = o->memory / (16 * (size_t)nt);
+    chunk = chunk > MAX_CHUNK ? MAX_CHUNK : chunk < MIN_CHUNK ? MIN_CHUNK : chunk;
+  }
+  int rc = plan_units(&p, chunk);
   if (rc) {
     hfg_free(p.units);
     return rc == HFG_ENOMEM ? fail(j, rc, "out of memory") : rc;
@@ -484,7 +499,9 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   j->ninput_names = ninputs;
   for (size_t i = 0; i < ninputs; i++) j->input_names[i] = hfg_record_reader_input_name(rr, i);
   worker *w = hfg_calloc((size_t)nt, sizeof *w);
-  if (!w || hfg_sorter_set_parts(j->sorter, (size_t)nt)) {
+  const size_t per_worker = 2 * chunk + ((size_t)1 << 20); /* or a pump's 4 batches + 1 MiB */
+  const size_t held = per_worker > ((size_t)5 << 20) ? per_worker : (size_t)5 << 20;
+  if (!w || hfg_sorter_set_parts(j->sorter, (size_t)nt, (size_t)nt * held)) {
     hfg_free(w);
     hfg_free(p.units);
     return fail(j, HFG_ENOMEM, "out of memory");

@@ -162,7 +162,7 @@ hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_d
   s->readers = 1;
   s->tmp_dir = hfg_strdup(tmp_dir ? tmp_dir : "/tmp");
   pthread_mutex_init(&s->mu, NULL);
-  if (!s->tmp_dir || hfg_sorter_set_parts(s, 1)) {
+  if (!s->tmp_dir || hfg_sorter_set_parts(s, 1, 0)) {
     hfg_sorter_free(s);
     return NULL;
   }
@@ -183,9 +183,11 @@ static void free_parts(hfg_sorter *s) {
   s->nparts = 0;
 }
 
-int hfg_sorter_set_parts(hfg_sorter *s, size_t n) {
+int hfg_sorter_set_parts(hfg_sorter *s, size_t n, size_t reserve) {
   if (n == 0) n = 1;
   free_parts(s);
+  /* what the adders hold besides the sorter comes out of the records budget */
+  s->budget = s->budget > reserve + ((size_t)256 << 10) ? s->budget - reserve : (size_t)256 << 10;
   s->parts = hfg_calloc(n, sizeof *s->parts);
   if (!s->parts) return HFG_ENOMEM;
   s->nparts = n;

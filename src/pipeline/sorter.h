@@ -59,8 +59,10 @@ int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen
  * region's iterator merges every run and every part's sorted records by
  * (key, seq), so the order, and all that is written, does not depend on how
  * records were spread over the parts when seq is the input order. Call
- * before the first add; default 1 part. 0 or HFG_ENOMEM. */
-int hfg_sorter_set_parts(hfg_sorter *s, size_t n);
+ * before the first add; default 1 part. reserve: bytes the adders hold
+ * outside the sorter (their buffers), taken from the records budget so that
+ * all of it stays within mem_budget. 0 or HFG_ENOMEM. */
+int hfg_sorter_set_parts(hfg_sorter *s, size_t n, size_t reserve);
 int hfg_sorter_add_part(hfg_sorter *s, size_t part, size_t region, const uint8_t *key,
                         size_t klen, uint64_t seq, const uint8_t *payload, size_t plen,
                         hfg_err *err);
