@@ -9,7 +9,7 @@
  * (gzip/zstd/bzip2/xz, stdin, the dump dialects) is one unit, read whole by
  * one worker (decompression is sequential per stream) with a record pump
  * beside it, as the one-thread path has. Workers take the next unit in order
- * (an atomic counter) and read it with a part reader of their own
+ * (under the mutex) and read it with a part reader of their own
  * (record_part.c).
  *
  * Where a part starts. Part k covers the records that start in [lo, hi).
@@ -27,23 +27,28 @@
  * read again from the true start (counted: ingest_reparsed). The guess only
  * ever costs time, never correctness: the check is exact.
  *
- * Order. Units commit one after the other, in input order, each on its own
- * worker: the rejects go to the rejects file, --max-rejects is checked reject
- * by reject (naming the same record, with the same counts, as the one-thread
- * path), the counters are added, and a unit's fatal read error is raised
- * there — after everything before it, as the one-thread path meets it. A
- * part then adds its buffered records to the sorter after its commit (outside
- * the order: in parallel); a whole-input unit adds as it reads and buffers
- * only rejects (8 MiB at most, then it waits for its turn and writes them).
- * The sorter has one part per worker (sorter.h: own slabs, index and 1/N of
- * the budget, no lock); seq, the tie-break of equal rowkeys, is (unit << 40 |
- * record index in the unit): the input order at every thread count. Each
- * worker sorts its sorter part at the end, in parallel.
+ * Order. Units commit one after the other, in input order: the rejects go
+ * to the rejects file, --max-rejects is checked reject by reject (naming the
+ * same record, with the same counts, as the one-thread path), the counters
+ * are added, and a unit's fatal read error is raised there — after
+ * everything before it, as the one-thread path meets it. Whoever is free
+ * commits (one committer at a time, under the mutex), so no worker waits for
+ * another's turn: each holds up to two units (results), and a worker, in
+ * order of preference, adds a committed part's records to its own sorter
+ * part, commits the unit whose turn it is, or reads the next unit. A part's
+ * records go to the sorter after its commit (in parallel, by any worker); a
+ * whole-input unit adds as it reads and holds only its rejects (1 MiB at
+ * most, then it waits for its turn, committing the units before it
+ * meanwhile, and writes them). The sorter has one part per worker (sorter.h:
+ * own slabs, index and 1/N of the budget, no lock); seq, the tie-break of
+ * equal rowkeys, is (unit << 40 | record index in the unit): the input order
+ * at every thread count, whichever sorter part holds a record. Each worker
+ * sorts its sorter part at the end, in parallel.
  *
- * Memory: per worker a part's buffered records and rejects (about 1.3 ×
- * the part size) and a reader buffer (256 KiB), or for a whole input a record
- * pump (4 batches of 1 MiB) and 1 MiB of rejects: at most max(2 × part + 1 MiB,
- * 5 MiB) a worker, taken from the sorter's budget (hfg_sorter_set_parts), so
+ * Memory: per worker two units' buffered records and rejects (about 1.3 ×
+ * the part size each) and a reader buffer (256 KiB), or for a whole input a
+ * record pump (4 batches of 1 MiB) and 1 MiB of rejects: at most max(3 × part
+ * + 1 MiB, 5 MiB) a worker, taken from the sorter's budget (hfg_sorter_set_parts), so
  * that --memory holds at every thread count. Parts are 4 MiB, or --memory /
  * (16 × threads) when that is less (at least 256 KiB); --ingest-chunk sets it.
  *
@@ -86,10 +91,13 @@ typedef struct par {
   hfg_input_options io;
   unit *units;
   size_t nunits;
-  _Atomic size_t next_unit;
+  size_t next_unit;            /* the next unit to read (under mu) */
   int nulls_possible;
   pthread_mutex_t mu;
   pthread_cond_t cv;
+  struct result *res;          /* 2 a worker: units read, waiting for their turn or an adder */
+  size_t nres;
+  int committing;              /* a worker is committing units (under mu) */
   size_t turn;                 /* the unit whose turn it is to commit */
   uint64_t prev_end, prev_line; /* where the last committed part ended, and its line */
   uint64_t input_bytes;        /* of committed units */
@@ -110,25 +118,54 @@ typedef struct rej_head {
   uint32_t reason_len, raw_len;
 } rej_head;
 
-typedef struct worker {
-  par *p;
-  size_t id;
-  pthread_t th;
-  hfg_buf keyed, rej, payload;
+/* A unit as read: FREE → READING (its reader) → READY (read, waiting for its
+ * turn) → COMMITTED (a part: its records wait for an adder) → ADDING → FREE.
+ * A whole input's records go to the sorter as it is read: READY → FREE. */
+enum { R_FREE, R_READING, R_READY, R_COMMITTED, R_ADDING };
+
+typedef struct result {
+  int state;
+  size_t unit;
+  hfg_buf keyed, rej;
   size_t rej_at;              /* rej[0, rej_at) is written already (a whole input's turn) */
   uint64_t read, rejected, nulls, long_keys;
   uint64_t first_off, first_line, end_off, end_line, bytes;
+  uint64_t delta;             /* lines to add, known at commit */
   int fatal;
   char fatal_msg[1024];
+} result;
+
+typedef struct worker {
+  par *p;
+  size_t id;                  /* and its sorter part */
+  pthread_t th;
+  hfg_buf payload;
   uint8_t key[HBASE_MAX_ROW + 1];
 } worker;
 
 static int stopped(const job *j) { return atomic_load(&j->failed) || canceled(j); }
 
-/* Waits until unit k may commit; 0, or -1 when the job stopped. */
-static int wait_turn(par *p, size_t k) {
+static int commit(worker *wk, struct result *w);
+static struct result *find_result(par *p, int state, size_t k);
+
+/* Waits until it is unit k's turn, committing the units before it that are
+ * ready meanwhile (so that workers waiting for their turns never wait for each
+ * other); 0, or -1 when the job stopped. */
+static int wait_turn(worker *wk, size_t k) {
+  par *p = wk->p;
   pthread_mutex_lock(&p->mu);
   while (p->turn != k && !stopped(p->j)) {
+    struct result *r;
+    if (!p->committing && (r = find_result(p, R_READY, p->turn)) != NULL) {
+      p->committing = 1;
+      pthread_mutex_unlock(&p->mu);
+      int rc = commit(wk, r);
+      pthread_mutex_lock(&p->mu);
+      p->committing = 0;
+      pthread_cond_broadcast(&p->cv);
+      if (rc) break;
+      continue;
+    }
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
     t.tv_nsec += 20 * 1000 * 1000; /* a failure elsewhere is seen within 20 ms */
@@ -197,7 +234,7 @@ static uint64_t guess_start(int fd, uint64_t lo, int csv, unsigned char delim, u
 
 /* ---- reading a unit ---- */
 
-static int add_reject(worker *w, uint64_t idx, const hfg_record *rec, const char *reason) {
+static int add_reject(result *w, uint64_t idx, const hfg_record *rec, const char *reason) {
   rej_head h = {idx, rec->line, (uint32_t)strlen(reason), (uint32_t)rec->raw_len};
   if (hfg_buf_append(&w->rej, &h, sizeof h) || hfg_buf_append(&w->rej, reason, h.reason_len) ||
       hfg_buf_append(&w->rej, rec->raw, rec->raw_len))
@@ -209,9 +246,9 @@ static int add_reject(worker *w, uint64_t idx, const hfg_record *rec, const char
 /* Writes the rejects held from rej_at on (lines + delta) and checks
  * --max-rejects with the counts the one-thread path has at that record. Runs
  * only in the unit's turn. 0, or the job's error. */
-static int write_rejects(worker *w, const unit *u, uint64_t delta) {
-  job *j = w->p->j;
-  const char *file = hfg_record_reader_input_name(w->p->rr, u->input);
+static int write_rejects(par *p, result *w, const unit *u, uint64_t delta) {
+  job *j = p->j;
+  const char *file = hfg_record_reader_input_name(p->rr, u->input);
   while (w->rej_at < w->rej.len) {
     rej_head h;
     memcpy(&h, w->rej.p + w->rej_at, sizeof h);
@@ -241,7 +278,7 @@ static int write_rejects(worker *w, const unit *u, uint64_t delta) {
   return 0;
 }
 
-static void reset_unit(worker *w) {
+static void reset_unit(result *w) {
   hfg_buf_reset(&w->keyed);
   hfg_buf_reset(&w->rej);
   w->rej_at = 0;
@@ -255,8 +292,8 @@ static void reset_unit(worker *w) {
  * keyed records into w->keyed, a whole input's straight into the sorter.
  * Rejects are held in w->rej. 0, or < 0 when the job failed (out of memory,
  * a spill error). A read error of the input is kept in w->fatal for the turn. */
-static int read_unit(worker *w, size_t k, uint64_t start, uint64_t line) {
-  par *p = w->p;
+static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t line) {
+  par *p = wk->p;
   job *j = p->j;
   const unit *u = &p->units[k];
   reset_unit(w);
@@ -296,8 +333,8 @@ static int read_unit(worker *w, size_t k, uint64_t start, uint64_t line) {
     uint64_t nulls = 0;
     int erc = rc == HFG_EPARSE ? HFG_EPARSE
                                : hfg_build_key_record(j, &rec, p->nulls_possible, file_idx,
-                                                      w->key, &klen, &w->payload, &nulls, why,
-                                                      sizeof why);
+                                                      wk->key, &klen, &wk->payload, &nulls,
+                                                      why, sizeof why);
     if (erc == HFG_ENOMEM || (erc == HFG_EPARSE && add_reject(w, idx, &rec,
                                                              rc == HFG_EPARSE
                                                                  ? (rec.reason ? rec.reason
@@ -309,24 +346,24 @@ static int read_unit(worker *w, size_t k, uint64_t start, uint64_t line) {
     if (erc) {
       if (!u->part && w->rej.len - w->rej_at > REJECTS_HELD) {
         /* a whole input holds at most this much: it waits for its turn and writes them */
-        if (wait_turn(p, k) || write_rejects(w, u, 0)) break;
+        if (wait_turn(wk, k) || write_rejects(p, w, u, 0)) break;
       }
       continue;
     }
     w->nulls += nulls;
     if (klen > LONG_KEY) w->long_keys++;
-    uint32_t region = (uint32_t)hfg_splits_region(&j->splits, w->key, klen);
+    uint32_t region = (uint32_t)hfg_splits_region(&j->splits, wk->key, klen);
     if (!u->part) {
-      if (hfg_sorter_add_part(j->sorter, w->id, region, w->key, klen, seq0 | idx, w->payload.p,
-                              w->payload.len, &e)) {
+      if (hfg_sorter_add_part(j->sorter, wk->id, region, wk->key, klen, seq0 | idx,
+                              wk->payload.p, wk->payload.len, &e)) {
         fail(j, e.code, "%s", e.msg);
         break;
       }
       continue;
     }
-    kv_head h = {idx, region, (uint32_t)w->payload.len, (uint16_t)klen};
-    if (hfg_buf_append(&w->keyed, &h, sizeof h) || hfg_buf_append(&w->keyed, w->key, klen) ||
-        hfg_buf_append(&w->keyed, w->payload.p, w->payload.len)) {
+    kv_head h = {idx, region, (uint32_t)wk->payload.len, (uint16_t)klen};
+    if (hfg_buf_append(&w->keyed, &h, sizeof h) || hfg_buf_append(&w->keyed, wk->key, klen) ||
+        hfg_buf_append(&w->keyed, wk->payload.p, wk->payload.len)) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;
     }
@@ -343,17 +380,17 @@ static int read_unit(worker *w, size_t k, uint64_t start, uint64_t line) {
 }
 
 /* The buffered records of a part into the worker's sorter part, each line + delta. */
-static int add_keyed(worker *w, size_t k, uint64_t delta) {
-  job *j = w->p->j;
+static int add_keyed(worker *wk, result *w) {
+  job *j = wk->p->j;
   hfg_err e = {0};
-  const uint64_t seq0 = (uint64_t)k << SEQ_UNIT_SHIFT;
+  const uint64_t seq0 = (uint64_t)w->unit << SEQ_UNIT_SHIFT, delta = w->delta;
   for (size_t at = 0; at < w->keyed.len;) {
     kv_head h;
     memcpy(&h, w->keyed.p + at, sizeof h);
     uint8_t *key = w->keyed.p + at + sizeof h, *pl = key + h.klen;
     at += sizeof h + h.klen + h.plen;
     if (delta) hfg_put_be64(pl + 8, hfg_get_be64(pl + 8) + delta); /* the payload's line */
-    if (hfg_sorter_add_part(j->sorter, w->id, h.region, key, h.klen, seq0 | h.idx, pl, h.plen,
+    if (hfg_sorter_add_part(j->sorter, wk->id, h.region, key, h.klen, seq0 | h.idx, pl, h.plen,
                             &e))
       return fail(j, e.code, "%s", e.msg);
     if ((h.idx & 0xffff) == 0 && stopped(j)) return -1;
@@ -361,23 +398,24 @@ static int add_keyed(worker *w, size_t k, uint64_t delta) {
   return 0;
 }
 
-/* Unit k's turn: the true start checked (a part read again from there when
- * the guess was wrong), rejects written, counters added, a read error raised,
- * and the next unit's turn. The caller adds a part's records after. */
-static int commit(worker *w, size_t k, uint64_t *delta) {
-  par *p = w->p;
+/* Unit k's turn (w holds it, READY): the true start checked (a part read
+ * again from there when the guess was wrong), rejects written, counters
+ * added, a read error raised, and the next unit's turn. */
+static int commit(worker *wk, result *w) {
+  par *p = wk->p;
   job *j = p->j;
+  const size_t k = w->unit;
   const unit *u = &p->units[k];
-  *delta = 0;
+  w->delta = 0;
   if (u->part && u->lo > 0) {
     if (w->first_off != p->prev_end) {
       atomic_fetch_add(&p->reparsed, 1);
-      if (read_unit(w, k, p->prev_end, p->prev_line)) return -1;
+      if (read_unit(wk, w, k, p->prev_end, p->prev_line)) return -1;
     } else {
-      *delta = p->prev_line - w->first_line;
+      w->delta = p->prev_line - w->first_line;
     }
   }
-  if (write_rejects(w, u, *delta)) return -1;
+  if (write_rejects(p, w, u, w->delta)) return -1;
   j->sum->records_read += w->read;
   j->sum->null_values += w->nulls;
   j->sum->long_keys += w->long_keys;
@@ -392,13 +430,44 @@ static int commit(worker *w, size_t k, uint64_t *delta) {
   }
   pthread_mutex_lock(&p->mu);
   p->prev_end = w->end_off;
-  p->prev_line = w->end_line + *delta;
+  p->prev_line = w->end_line + w->delta;
   p->turn = k + 1;
+  w->state = u->part ? R_COMMITTED : R_FREE;
   pthread_cond_broadcast(&p->cv);
   pthread_mutex_unlock(&p->mu);
   return 0;
 }
 
+static result *find_result(par *p, int state, size_t k) {
+  for (size_t i = 0; i < p->nres; i++)
+    if (p->res[i].state == state && (k == SIZE_MAX || p->res[i].unit == k))
+      return &p->res[i];
+  return NULL;
+}
+
+/* Where unit u's reading starts: 0, or for a later part of a file a guess. */
+static uint64_t part_start(par *p, const unit *u, int *fd, size_t *fd_input, uint8_t *win) {
+  if (!u->part || u->lo == 0) return 0;
+  const char *name = hfg_record_reader_input_name(p->rr, u->input);
+  if (*fd_input != u->input) { /* the file to guess in, kept open across its parts */
+    if (*fd >= 0) close(*fd);
+    *fd = open(name, O_RDONLY | O_CLOEXEC);
+    *fd_input = u->input;
+  }
+  hfg_input_format f =
+      p->io.format == HFG_INPUT_AUTO ? hfg_input_format_guess(name) : p->io.format;
+  int delim = p->io.delimiter >= 0 ? p->io.delimiter : f == HFG_INPUT_TSV ? '\t' : ',';
+  uint64_t start =
+      *fd < 0 ? UINT64_MAX
+              : guess_start(*fd, u->lo, f == HFG_INPUT_CSV, (unsigned char)delim, win);
+  /* no line end in reach: start at hi, an empty part unless the check says otherwise */
+  return start == UINT64_MAX ? u->hi : start;
+}
+
+/* A worker, in order of preference: adds a committed part to its own sorter
+ * part, commits the unit whose turn it is (one committer at a time), reads
+ * the next unit into a free result. It waits only when none of these can be
+ * done, so a worker whose unit waits for its turn reads on. */
 static void *worker_main(void *arg) {
   worker *w = arg;
   par *p = w->p;
@@ -408,36 +477,55 @@ static void *worker_main(void *arg) {
     fail(j, HFG_ENOMEM, "out of memory");
     return NULL;
   }
-  int csv_fd = -1;
+  int fd = -1;
   size_t fd_input = SIZE_MAX;
+  pthread_mutex_lock(&p->mu);
   for (;;) {
     if (stopped(j)) break;
-    size_t k = atomic_fetch_add(&p->next_unit, 1);
-    if (k >= p->nunits) break;
-    const unit *u = &p->units[k];
-    uint64_t start = 0;
-    if (u->part && u->lo > 0) {
-      if (fd_input != u->input) { /* the file to guess in, kept open across its parts */
-        if (csv_fd >= 0) close(csv_fd);
-        csv_fd = open(hfg_record_reader_input_name(p->rr, u->input), O_RDONLY | O_CLOEXEC);
-        fd_input = u->input;
-      }
-      const char *name = hfg_record_reader_input_name(p->rr, u->input);
-      hfg_input_format f =
-          p->io.format == HFG_INPUT_AUTO ? hfg_input_format_guess(name) : p->io.format;
-      int delim = p->io.delimiter >= 0 ? p->io.delimiter : f == HFG_INPUT_TSV ? '\t' : ',';
-      start = csv_fd < 0 ? UINT64_MAX
-                         : guess_start(csv_fd, u->lo, f == HFG_INPUT_CSV, (unsigned char)delim,
-                                       win);
-      /* no line end in reach: start at hi, an empty part unless the check says otherwise */
-      if (start == UINT64_MAX) start = u->hi;
+    result *r = find_result(p, R_COMMITTED, SIZE_MAX);
+    if (r) {
+      r->state = R_ADDING;
+      pthread_mutex_unlock(&p->mu);
+      int rc = add_keyed(w, r);
+      pthread_mutex_lock(&p->mu);
+      r->state = R_FREE;
+      pthread_cond_broadcast(&p->cv);
+      if (rc) break;
+      continue;
     }
-    if (read_unit(w, k, start, 1)) break;
-    uint64_t delta;
-    if (wait_turn(p, k) || commit(w, k, &delta)) break;
-    if (u->part && add_keyed(w, k, delta)) break;
+    if (!p->committing && (r = find_result(p, R_READY, p->turn)) != NULL) {
+      p->committing = 1;
+      pthread_mutex_unlock(&p->mu);
+      int rc = commit(w, r);
+      pthread_mutex_lock(&p->mu);
+      p->committing = 0;
+      pthread_cond_broadcast(&p->cv);
+      if (rc) break;
+      continue;
+    }
+    if (p->next_unit < p->nunits && (r = find_result(p, R_FREE, SIZE_MAX)) != NULL) {
+      size_t k = p->next_unit++;
+      r->state = R_READING;
+      r->unit = k;
+      pthread_mutex_unlock(&p->mu);
+      uint64_t start = part_start(p, &p->units[k], &fd, &fd_input, win);
+      int rc = read_unit(w, r, k, start, 1);
+      pthread_mutex_lock(&p->mu);
+      r->state = R_READY;
+      pthread_cond_broadcast(&p->cv);
+      if (rc) break;
+      continue;
+    }
+    if (p->turn == p->nunits && !find_result(p, R_ADDING, SIZE_MAX)) break; /* all done */
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += 20 * 1000 * 1000; /* a failure elsewhere is seen within 20 ms */
+    if (t.tv_nsec >= 1000000000L) t.tv_sec++, t.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&p->cv, &p->mu, &t);
   }
-  if (csv_fd >= 0) close(csv_fd);
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  if (fd >= 0) close(fd);
   hfg_free(win);
   if (!stopped(j)) hfg_sorter_part_sort(j->sorter, w->id);
   return NULL;
@@ -499,10 +587,13 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   j->ninput_names = ninputs;
   for (size_t i = 0; i < ninputs; i++) j->input_names[i] = hfg_record_reader_input_name(rr, i);
   worker *w = hfg_calloc((size_t)nt, sizeof *w);
-  const size_t per_worker = 2 * chunk + ((size_t)1 << 20); /* or a pump's 4 batches + 1 MiB */
+  p.nres = 2 * (size_t)nt; /* two units in hand a worker: it reads on while one waits */
+  p.res = hfg_calloc(p.nres, sizeof *p.res);
+  const size_t per_worker = 3 * chunk + ((size_t)1 << 20); /* or a pump's 4 batches + 1 MiB */
   const size_t held = per_worker > ((size_t)5 << 20) ? per_worker : (size_t)5 << 20;
-  if (!w || hfg_sorter_set_parts(j->sorter, (size_t)nt, (size_t)nt * held)) {
+  if (!w || !p.res || hfg_sorter_set_parts(j->sorter, (size_t)nt, (size_t)nt * held)) {
     hfg_free(w);
+    hfg_free(p.res);
     hfg_free(p.units);
     return fail(j, HFG_ENOMEM, "out of memory");
   }
@@ -525,11 +616,12 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   j->sum->ingest_reparsed = atomic_load(&p.reparsed);
   j->sum->ingest_parts = p.nunits;
   j->sum->ingest_threads = (unsigned)nt;
-  for (long i = 0; i < nt; i++) {
-    hfg_buf_free(&w[i].keyed);
-    hfg_buf_free(&w[i].rej);
-    hfg_buf_free(&w[i].payload);
+  for (long i = 0; i < nt; i++) hfg_buf_free(&w[i].payload);
+  for (size_t i = 0; p.res && i < p.nres; i++) {
+    hfg_buf_free(&p.res[i].keyed);
+    hfg_buf_free(&p.res[i].rej);
   }
+  hfg_free(p.res);
   pthread_cond_destroy(&p.cv);
   pthread_mutex_destroy(&p.mu);
   hfg_free(w);

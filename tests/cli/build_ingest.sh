@@ -26,6 +26,21 @@ python3 "$G" tsv 10000 4 "$T/d.tsv"
 tail -n +2 "$T/d.tsv" | head -5000 > "$T/m1.txt"     # dump files: no header
 tail -n +5002 "$T/d.tsv" > "$T/m2.txt"
 
+# GZ: igzip has been seen to encode a block two valid ways (tests/cli/build_threads.sh, the
+# README's gz observation); unless HFG_TEST_GZ_BYTES=1, a GZ output that is not byte-identical
+# must hold the same files with the same blocks (type, size before compression) and cells
+blocks_of() { "$H" inspect --blocks "$1" | awk '{print $2, $6}'; }
+same_blocks_and_cells() { # dir1 dir2
+  local f g
+  [ "$(cd "$1" && find . -mindepth 2 -type f | sort)" = "$(cd "$2" && find . -mindepth 2 -type f | sort)" ] || return 1
+  cmp -s "$1/_rejects.tsv" "$2/_rejects.tsv" || return 1
+  for f in "$1"/*/*; do
+    g="$2/${f#"$1"/}"
+    cmp -s <(blocks_of "$f") <(blocks_of "$g") || return 1
+    cmp -s <("$H" inspect --cells --tsv "$f") <("$H" inspect --cells --tsv "$g") || return 1
+  done
+}
+
 # the summary without what may differ: the output path, times, the ingest line, and how
 # many spill runs (each worker's sorter part spills its own share of the budget)
 summary() { grep -v -e '^hfilegen build: ' -e '^  time ' -e '^  ingest ' -e '^  spill runs ' "$1"; }
@@ -45,7 +60,12 @@ same() {
     if ! cmp -s "$T/$name-1.rc" "$T/$name-$t.rc"; then
       bad "$name: exit $(cat "$T/$name-1.rc") at --threads 1, $(cat "$T/$name-$t.rc") at $t: $(tail -2 "$T/$name-$t.err")"
     elif [ -e "$T/$name-1" ] && ! diff -r "$T/$name-1" "$T/$name-$t" > /dev/null; then
-      bad "$name: --threads $t output differs from --threads 1"
+      if [ "$name" = many-gz ] && [ "${HFG_TEST_GZ_BYTES:-0}" != 1 ] \
+        && same_blocks_and_cells "$T/$name-1" "$T/$name-$t"; then
+        ok; echo "  $name: --threads $t: same blocks, cells and rejects, GZ encodings differ (known igzip issue)"
+      else
+        bad "$name: --threads $t output differs from --threads 1"
+      fi
     elif ! cmp -s <(summary "$T/$name-1.log") <(summary "$T/$name-$t.log"); then
       bad "$name: --threads $t summary differs: $(diff <(summary "$T/$name-1.log") <(summary "$T/$name-$t.log") | head -4)"
     elif ! cmp -s "$T/$name-1.err" "$T/$name-$t.err"; then
@@ -71,6 +91,11 @@ done
 same spill --ingest-chunk 2k --max-rejects 100000 --on-duplicate last --memory 8m \
   --splits "$SPLITS" "${MANY[@]}" "$T/a.csv"
 grep -q "spill runs *[1-9]" "$T/spill-2.log" && ok || bad "spill: 8 MiB did not spill"
+# compressed inputs with more rejects than a worker holds (1 MiB): each waits for its turn,
+# committing the units before it meanwhile (no two workers wait on each other)
+for k in 1 2 3; do sed 's/^\([0-9]\)/x\1/' "$T/c.csv" | gzip > "$T/bad$k.csv.gz"; done
+same bad-gz --ingest-chunk 4k --max-rejects 1000000 --on-duplicate last "$T/a.csv" "$T/bad1.csv.gz" \
+  "$T/bad2.csv.gz" "$T/bad3.csv.gz"
 # errors name the same record: --max-rejects, a duplicate rowkey
 same max-rejects --ingest-chunk 1k --max-rejects 40 --splits "$SPLITS" "${MANY[@]}"
 grep -q "rejected > --max-rejects 40" "$T/max-rejects-1.err" && ok || bad "max-rejects: no error"
