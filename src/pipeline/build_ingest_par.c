@@ -6,7 +6,7 @@
  *
  * Units. The inputs are cut into units, in input order: a plain regular
  * CSV/TSV file into parts of --ingest-chunk bytes (4 MiB), every other input
- * (gzip/zstd/bzip2/xz, stdin, the dump dialects) is one unit, read whole by
+ * (gzip/zstd/bzip2/xz files, the dump dialects) is one unit, read whole by
  * one worker (decompression is sequential per stream) with a record pump
  * beside it, as the one-thread path has. Workers take the next unit in order
  * (under the mutex) and read it with a part reader of their own
@@ -47,15 +47,18 @@
  *
  * Memory: per worker two units' buffered records and rejects (about 1.3 ×
  * the part size each) and a reader buffer (256 KiB), or for a whole input a
- * record pump (4 batches of 1 MiB) and 1 MiB of rejects: at most max(3 × part
- * + 1 MiB, 5 MiB) a worker, taken from the sorter's budget (hfg_sorter_set_parts), so
- * that --memory holds at every thread count. Parts are 4 MiB, or --memory /
+ * record pump (4 batches of 1 MiB) and 1 MiB of rejects: 3 parts + 320 KiB a
+ * worker (5 MiB with whole inputs), taken from the sorter's budget
+ * (hfg_sorter_set_parts) up to a quarter of it, so that --memory holds at every
+ * thread count (beyond that quarter, with tiny budgets, it is fixed overhead). Parts are 4 MiB, or --memory /
  * (16 × threads) when that is less (at least 256 KiB); --ingest-chunk sets it.
  *
  * Sequential instead (HFG_BUILD_SEQUENTIAL): one thread, a database input
  * (one snapshot, read by the reader it was opened with), no header and no
  * --columns (the field count comes from the first record), more than 4096
- * inputs, or a single unit (one compressed file, stdin).
+ * inputs, an input that is not a regular file (stdin, a pipe: it can be read
+ * only once, and the reader that read the header may have read on), or a
+ * single unit (one compressed file, a plain file smaller than a part).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -98,6 +101,7 @@ typedef struct par {
   struct result *res;          /* 2 a worker: units read, waiting for their turn or an adder */
   size_t nres;
   int committing;              /* a worker is committing units (under mu) */
+  int has_whole;               /* some unit is a whole input (a record pump) */
   size_t turn;                 /* the unit whose turn it is to commit */
   uint64_t prev_end, prev_line; /* where the last committed part ended, and its line */
   uint64_t input_bytes;        /* of committed units */
@@ -535,6 +539,8 @@ static void *worker_main(void *arg) {
 static int plan_units(par *p, size_t chunk) {
   size_t n = hfg_record_reader_inputs(p->rr), cap = 0;
   for (size_t i = 0; i < n; i++) {
+    /* stdin, pipes, devices: read once, by the reader that may have begun already */
+    if (!hfg_record_reader_input_regular(p->rr, i)) return HFG_BUILD_SEQUENTIAL;
     uint64_t size = 0;
     int plain = hfg_record_reader_input_plain(p->rr, i, &size);
     uint64_t parts = plain ? (size + chunk - 1) / chunk : 1;
@@ -548,6 +554,7 @@ static int plan_units(par *p, size_t chunk) {
       }
       uint64_t lo = q * chunk, hi = q + 1 == parts ? size : lo + chunk;
       p->units[p->nunits++] = (unit){i, lo, hi, plain, q + 1 == parts};
+      p->has_whole |= !plain;
     }
   }
   if (p->nunits >= ((size_t)1 << (64 - SEQ_UNIT_SHIFT))) return HFG_BUILD_SEQUENTIAL;
@@ -589,9 +596,13 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   worker *w = hfg_calloc((size_t)nt, sizeof *w);
   p.nres = 2 * (size_t)nt; /* two units in hand a worker: it reads on while one waits */
   p.res = hfg_calloc(p.nres, sizeof *p.res);
-  const size_t per_worker = 3 * chunk + ((size_t)1 << 20); /* or a pump's 4 batches + 1 MiB */
-  const size_t held = per_worker > ((size_t)5 << 20) ? per_worker : (size_t)5 << 20;
-  if (!w || !p.res || hfg_sorter_set_parts(j->sorter, (size_t)nt, (size_t)nt * held)) {
+  /* two parts' buffers, a reader buffer and the guess window; a whole input's pump
+   * and held rejects when there are such inputs; at most a quarter of the budget */
+  size_t held = 3 * chunk + PART_READ_BUFFER + GUESS_WINDOW;
+  if (p.has_whole && held < ((size_t)5 << 20)) held = (size_t)5 << 20;
+  size_t reserve = (size_t)nt * held;
+  if (reserve > o->memory / 4) reserve = o->memory / 4;
+  if (!w || !p.res || hfg_sorter_set_parts(j->sorter, (size_t)nt, reserve)) {
     hfg_free(w);
     hfg_free(p.res);
     hfg_free(p.units);

@@ -75,6 +75,12 @@ const char *hfg_record_reader_input_name(const hfg_record_reader *r, size_t inpu
 
 size_t hfg_record_reader_inputs(const hfg_record_reader *r) { return r->npaths; }
 
+int hfg_record_reader_input_regular(const hfg_record_reader *r, size_t input) {
+  struct stat st;
+  return input < r->npaths && !r->shown[input] && strcmp(r->paths[input], "-") != 0 &&
+         stat(r->paths[input], &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int hfg_record_reader_input_plain(const hfg_record_reader *r, size_t input, uint64_t *size) {
   *size = 0;
   if (input >= r->npaths || r->shown[input] || strcmp(r->paths[input], "-") == 0) return 0;

@@ -220,6 +220,9 @@ uint64_t hfg_record_reader_record_offset(const hfg_record_reader *r, const hfg_r
 size_t hfg_record_reader_inputs(const hfg_record_reader *r);
 const char *hfg_record_reader_input_name(const hfg_record_reader *r, size_t input);
 int hfg_record_reader_input_plain(const hfg_record_reader *r, size_t input, uint64_t *size);
+/* 1 when the input is a regular file, which a part reader may open again (not
+ * stdin, a pipe or a device, which the parent may have read from already). */
+int hfg_record_reader_input_regular(const hfg_record_reader *r, size_t input);
 
 /* Closes any open input (never stdin) and frees. NULL is a no-op. */
 void hfg_record_reader_free(hfg_record_reader *r);

@@ -45,14 +45,20 @@ same_blocks_and_cells() { # dir1 dir2
 # many spill runs (each worker's sorter part spills its own share of the budget)
 summary() { grep -v -e '^hfilegen build: ' -e '^  time ' -e '^  ingest ' -e '^  spill runs ' "$1"; }
 
+one_build() { "$H" build --rowkey '{id % 10}|{id}' --timestamp 1720695600000 --tmp-dir "$T" "$@"; }
 # same NAME ARGS... (inputs among ARGS): --threads 1, 2 and 4 into $T/NAME-<t>; output
 # directories (HFiles, manifest, rejects), summaries and stderr must be the same
 same() {
   local name=$1 t
   shift
   for t in 1 2 4; do
-    "$H" build --rowkey '{id % 10}|{id}' --timestamp 1720695600000 --tmp-dir "$T" \
-      --threads $t --out "$T/$name-$t" "$@" > "$T/$name-$t.log" 2> "$T/$name-$t.err"
+    # stdin from STDIN_FROM (a file), or a pipe from PIPE_FROM, fresh for every run
+    if [ -n "${STDIN_FROM:-}" ]; then
+      one_build --threads $t --out "$T/$name-$t" "$@" < "$STDIN_FROM" > "$T/$name-$t.log" 2> "$T/$name-$t.err"
+    else
+      cat "${PIPE_FROM:-/dev/null}" | one_build --threads $t --out "$T/$name-$t" "$@" \
+        > "$T/$name-$t.log" 2> "$T/$name-$t.err"
+    fi
     echo $? > "$T/$name-$t.rc"
     sed -i "s#$T/$name-$t#OUT#g" "$T/$name-$t.err" "$T/$name-$t.log"
   done
@@ -108,6 +114,10 @@ for t in 2 4; do
   cmp -s "$T/max-rejects-1/_rejects.tsv" "$T/max-rejects-$t/_rejects.tsv" && ok \
     || bad "max-rejects: rejects file differs at --threads $t"
 done
+# stdin and a pipe are read once, by the one-thread ingest (the header's reader read on)
+STDIN_FROM="$T/a.csv" same stdin-file --max-rejects 100000 --on-duplicate last - "$T/b.csv.gz"
+PIPE_FROM="$T/c.csv" same stdin --max-rejects 100000 --on-duplicate last "$T/a.csv" - "$T/c.csv"
+[ "$(grep -c . "$T/stdin-1/_rejects.tsv")" -gt 100 ] && ok || bad "stdin: expected rejects"
 # TSV, dump files (one unit each), a single region
 same tsv --ingest-chunk 1k --max-rejects 100000 --on-duplicate last "$T/d.tsv"
 same mysql --format mysql --columns id,user_id,created_at,amount,status,note \
