@@ -128,6 +128,10 @@ typedef struct hfg_build_options {
    * manifest's "incremental". NULL check_column: off. */
   const char *check_column;
   const char *last_value;
+  /* Parallel ingest (threads >= 2): a plain CSV/TSV file is cut into parts of
+   * about this many bytes, read by the threads at once; 0: 4 MiB, or --memory /
+   * (16 × threads) when that is less (at least 256 KiB). */
+  size_t ingest_chunk;
 } hfg_build_options;
 
 /* One family's settings from a live table; a zero/has_ field leaves the option as is. */
@@ -176,6 +180,11 @@ typedef struct hfg_build_summary {
   uint64_t null_values;             /* NULL fields of cell columns (no cell), in records keyed */
   char check_max[48];               /* with check_column: the largest check value read, else
                                        last_value (nothing new), else "" (no row at all) */
+  /* Parallel ingest (0 when ingest ran on one thread): threads, units of input
+   * (parts of plain files, whole other inputs), and parts whose guessed start was
+   * wrong and that were read again from their true start. */
+  unsigned ingest_threads;
+  uint64_t ingest_parts, ingest_reparsed;
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

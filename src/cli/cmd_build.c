@@ -47,6 +47,7 @@ static const char USAGE[] =
     "         --gz-impl zlib|isal (GZ engine: zlib gives HBase's bytes; isal, if built\n"
     "         with ISA-L, is several times faster, valid GZ, not HBase's bytes)\n"
     "run:     --memory 1g  --tmp-dir DIR  --spill-compression none|lz4  --threads N\n"
+    "         --ingest-chunk 4m (parallel ingest: bytes of a plain file per part)\n"
     "         --on-duplicate error|last|first\n"
     "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n"
     "live:    --table NAME instead of --splits: the table's region boundaries and, unless\n"
@@ -138,6 +139,10 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
   if (total > 0)
     printf(", %.1f MB/s in, %.0f rows/s", (double)s->input_bytes / 1e6 / total,
            (double)s->records_written / total);
+  if (s->ingest_threads)
+    printf("\n  ingest            %u threads, %llu parts (%llu read again from their true start)",
+           s->ingest_threads, (unsigned long long)s->ingest_parts,
+           (unsigned long long)s->ingest_reparsed);
   printf("\n  region       rows        cells      files    MB\n");
   for (size_t r = 0; r < s->nregions; r++)
     printf("  %6zu %10llu %12llu %10u %8.2f\n", r, (unsigned long long)s->regions[r].rows,

@@ -459,6 +459,11 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     last_from = NULL;
   } else if (!strcmp(a, "--last-value-from")) {
     if (last_value_from(o, v)) return -1;
+  } else if (!strcmp(a, "--ingest-chunk")) {
+    uint64_t c;
+    if (cli_parse_size(v, &c) || c < 1024 || c > ((uint64_t)1 << 30))
+      return bad(a, v, "expected a size from 1k to 1g (e.g. 4m)");
+    o->ingest_chunk = (size_t)c;
   } else if (!strcmp(a, "--encoding")) {
     if (hfg_encoding_parse(v, &o->hfile.encoding))
       return bad(a, v, "expected none, prefix, diff, fast_diff or row_index_v1");

@@ -342,7 +342,7 @@ int hfg_batch_scan_file(hfg_batch *b, size_t file, uint64_t split, size_t *n,
       rc = berr(b, r, "%s", hfg_record_reader_errmsg(rr));
       break;
     }
-    uint64_t off = hfg_record_reader_record_offset(rr);
+    uint64_t off = hfg_record_reader_record_offset(rr, &rec);
     if (off >= next) { /* the first record at or past the target starts a range */
       uint64_t s3[3] = {off, rec.line, seq};
       if (hfg_buf_append(&b->scan, s3, sizeof s3)) rc = HFG_ENOMEM;

@@ -97,8 +97,43 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
   return 0;
 }
 
+int hfg_build_key_record(job *j, const hfg_record *rec, int nulls_possible, uint16_t file_idx,
+                         uint8_t *key, size_t *klenp, hfg_buf *payload, uint64_t *nulls,
+                         char *why, size_t whylen) {
+  size_t klen = 0;
+  int erc = nulls_possible && hfg_dialect_null_key(j->scheme, rec->fields, rec->nfields, why,
+                                                  whylen)
+                ? HFG_EPARSE
+                : hfg_scheme_eval(j->scheme, rec->fields, rec->nfields, key, HBASE_MAX_ROW,
+                                  &klen, why, whylen);
+  if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
+    /* a part over the scheme's scratch size (HFG_SCHEME_SCRATCH), not a long key: keep
+     * eval's reason, which names the template position */
+    erc = HFG_EPARSE;
+  } else if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
+    snprintf(why, whylen, "rowkey longer than HBase's limit of %d bytes", HBASE_MAX_ROW);
+    erc = HFG_EPARSE;
+  } else if (erc == 0 && klen == 0) {
+    snprintf(why, whylen, "empty rowkey");
+    erc = HFG_EPARSE;
+  }
+  *nulls = 0;
+  *klenp = klen;
+  if (erc) return erc;
+  hfg_buf_reset(payload);
+  return hfg_build_payload(j, rec->fields, rec->line, file_idx, payload, nulls, why, whylen);
+}
+
+int hfg_build_nulls_possible(const job *j, hfg_record_reader *rr) {
+  /* only the dump formats and a --null-string make NULL fields */
+  return j->o->format >= HFG_BUILD_MYSQL || j->o->null_string != NULL ||
+         hfg_record_reader_has_db(rr); /* database inputs have NULLs */
+}
+
 int hfg_build_ingest(job *j, hfg_record_reader *rr) {
   const hfg_build_options *o = j->o;
+  int prc = hfg_build_ingest_par(j, rr); /* >= 2 threads and parts to share: in parallel */
+  if (prc != HFG_BUILD_SEQUENTIAL) return prc;
   uint8_t key[HBASE_MAX_ROW + 1];
   hfg_buf payload = HFG_BUF_INIT;
   hfg_record rec;
@@ -106,9 +141,7 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
   uint64_t seq = 0;
   hfg_err e = {0}; /* set only by a failure, which ends the loop: zeroed once, not per record */
   double last_progress = now_s();
-  /* only the dump formats and a --null-string make NULL fields */
-  const int nulls_possible = o->format >= HFG_BUILD_MYSQL || o->null_string != NULL ||
-                             hfg_record_reader_has_db(rr); /* database inputs have NULLs */
+  const int nulls_possible = hfg_build_nulls_possible(j, rr);
   /* Parsing runs on its own thread (record_pump.h) when one can be had. */
   hfg_record_pump *pump = hfg_record_pump_start(rr);
   while (!atomic_load(&j->failed) &&
@@ -130,28 +163,9 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
     }
     char why[512];
     size_t klen;
-    int erc = nulls_possible && hfg_dialect_null_key(j->scheme, rec.fields, rec.nfields, why,
-                                                    sizeof why)
-                  ? HFG_EPARSE
-                  : hfg_scheme_eval(j->scheme, rec.fields, rec.nfields, key, sizeof key - 1,
-                                    &klen, why, sizeof why);
-    if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
-      /* a part over the scheme's scratch size (HFG_SCHEME_SCRATCH), not a long key: keep
-       * eval's reason, which names the template position */
-      erc = HFG_EPARSE;
-    } else if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
-      snprintf(why, sizeof why, "rowkey longer than HBase's limit of %d bytes", HBASE_MAX_ROW);
-      erc = HFG_EPARSE;
-    } else if (erc == 0 && klen == 0) {
-      snprintf(why, sizeof why, "empty rowkey");
-      erc = HFG_EPARSE;
-    }
     uint64_t nulls = 0;
-    if (erc == 0) {
-      hfg_buf_reset(&payload);
-      erc = hfg_build_payload(j, rec.fields, rec.line, file_index(j, rec.file), &payload, &nulls,
-                              why, sizeof why);
-    }
+    int erc = hfg_build_key_record(j, &rec, nulls_possible, file_index(j, rec.file), key, &klen,
+                                   &payload, &nulls, why, sizeof why);
     if (erc == HFG_ENOMEM) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;

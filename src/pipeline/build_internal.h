@@ -30,6 +30,7 @@
 #include "pipeline/sorter.h"
 #include "pipeline/splits.h"
 #include "pipeline/timestamps.h"
+#include "util/buf.h"
 #include "util/err.h"
 
 #define HBASE_MAX_ROW 32767
@@ -119,6 +120,18 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr);
  * (batch.c) keys records with it too, so both write the same payload. */
 int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t file_idx,
                       hfg_buf *pl, uint64_t *nulls, char *why, size_t whylen);
+
+/* Keys one well-formed record (build_ingest.c): rowkey into key (HBASE_MAX_ROW + 1
+ * bytes of room, *klen), payload into pl (reset first). 0; HFG_EPARSE with why:
+ * reject it; HFG_ENOMEM. nulls_possible: hfg_build_nulls_possible. Thread-safe. */
+int hfg_build_key_record(job *j, const hfg_record *rec, int nulls_possible, uint16_t file_idx,
+                         uint8_t *key, size_t *klen, hfg_buf *pl, uint64_t *nulls, char *why,
+                         size_t whylen);
+int hfg_build_nulls_possible(const job *j, hfg_record_reader *rr);
+/* build_ingest_par.c: ingest on --threads workers; HFG_BUILD_SEQUENTIAL when the
+ * job is for the one-thread path (1 thread, a database input, nothing to share). */
+#define HFG_BUILD_SEQUENTIAL 1
+int hfg_build_ingest_par(job *j, hfg_record_reader *rr);
 
 /* build_emit.c: every region merged and written, regions on parallel threads. */
 int hfg_build_emit(job *j);

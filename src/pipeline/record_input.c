@@ -127,6 +127,24 @@ int hfg_rin_open(hfg_rin *in, const char *path, const char *display_name, hfg_er
   return rc;
 }
 
+int hfg_rin_open_at(hfg_rin *in, const char *path, const char *display_name, uint64_t offset,
+                    hfg_err *err) {
+  memset(in, 0, sizeof *in);
+  in->name = display_name;
+  in->fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (in->fd < 0)
+    return hfg_err_set(err, HFG_EIO, "%s: cannot open: %s", display_name, strerror(errno));
+  in->owns_fd = 1;
+  in->kind = HFG_RIN_PLAIN;
+  if (lseek(in->fd, (off_t)offset, SEEK_SET) < 0) {
+    int e = errno;
+    hfg_rin_close(in);
+    return hfg_err_set(err, HFG_EIO, "%s: cannot seek to byte %llu: %s", display_name,
+                       (unsigned long long)offset, strerror(e));
+  }
+  return 0;
+}
+
 int hfg_rin_read(hfg_rin *in, char *dst, size_t n, size_t *got, hfg_err *err) {
   *got = 0;
   if (in->kind != HFG_RIN_PLAIN) return hfg_rin_dec_read(in, dst, n, got, err);
@@ -148,16 +166,4 @@ void hfg_rin_close(hfg_rin *in) {
   if (in->owns_fd && in->fd >= 0) close(in->fd);
   in->fd = -1;
   in->owns_fd = 0;
-}
-
-int hfg_rin_seek(hfg_rin *in, uint64_t off, hfg_err *err) {
-  if (in->kind != HFG_RIN_PLAIN || !in->owns_fd)
-    return hfg_err_set(err, HFG_EUNSUPPORTED, "%s: only an uncompressed file can be read from "
-                       "a byte offset", in->name);
-  if (lseek(in->fd, (off_t)off, SEEK_SET) < 0)
-    return hfg_err_set(err, HFG_EIO, "%s: seek to %llu: %s", in->name, (unsigned long long)off,
-                       strerror(errno));
-  in->npeek = in->peek_off = 0; /* the sniffed bytes are the file's start */
-  in->bytes_in = 0;
-  return 0;
 }

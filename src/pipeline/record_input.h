@@ -58,17 +58,18 @@ typedef struct hfg_rin {
  * closed. */
 int hfg_rin_open(hfg_rin *in, const char *path, const char *display_name, hfg_err *err);
 
+/* Opens a plain (uncompressed) regular file positioned at byte offset, with
+ * no sniffing: a part of a file that hfg_rin_open found PLAIN (parallel
+ * ingest, record_part.c). 0 or HFG_EIO. */
+int hfg_rin_open_at(hfg_rin *in, const char *path, const char *display_name, uint64_t offset,
+                    hfg_err *err);
+
 /* Reads up to n > 0 bytes of (decompressed) data into dst. Sets *got; *got ==
  * 0 only at end of input. Returns 0, HFG_EIO, HFG_ENOMEM or HFG_ECORRUPT (bad
  * or truncated compressed data). */
 int hfg_rin_read(hfg_rin *in, char *dst, size_t n, size_t *got, hfg_err *err);
 
 void hfg_rin_close(hfg_rin *in);
-
-/* Moves a plain (uncompressed) input, just opened, to byte off of the file:
- * the next read starts there. HFG_EUNSUPPORTED for compressed input or stdin,
- * HFG_EIO when the file cannot seek. */
-int hfg_rin_seek(hfg_rin *in, uint64_t off, hfg_err *err);
 
 /* ---- for the decoders (record_input_codecs.c) ---- */
 

@@ -21,6 +21,7 @@
  * never reallocates while fields point into it.
  */
 #include "pipeline/record_reader.h"
+#include "pipeline/record_reader_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,60 +42,6 @@
 /* internal parse results besides 1 (record) and HFG_EPARSE */
 enum { P_MORE = 2, P_SKIP = 3 };
 
-struct hfg_record_reader {
-  hfg_input_format fmt;  /* of the open input */
-  unsigned char delim;
-  hfg_input_format fmt_opt; /* as given: HFG_INPUT_AUTO picks per input */
-  int delim_opt;         /* as given: -1 the format's default */
-  int has_header;
-  size_t expected;
-  size_t max_record;
-
-  char **paths; /* copies */
-  size_t npaths, next_path;
-  const char *name; /* display name of the open input */
-
-  hfg_rin in;
-  int in_open;
-  uint64_t bytes_done; /* of closed inputs */
-
-  char *buf;
-  size_t cap, pos, end;
-  int eof;
-  uint64_t line; /* line number of buf[pos] */
-  uint64_t buf_off; /* byte offset in the open input of buf[0] */
-  uint64_t rec_off; /* byte offset of the last record read_one parsed */
-  uint64_t range_end; /* 0, or: no record starting at or after this offset is read */
-  int at_start;  /* BOM check pending */
-  int skip_line; /* discarding the rest of an overlong line */
-
-  hfg_field *fields;
-  size_t fcap, nf;
-  char *scratch;
-  size_t scap;
-
-  char **hdr;  /* the first header; one allocation: pointers, then the strings */
-  size_t nhdr;
-  char **cols; /* the names handed out: hdr, or given (then owned apart) */
-  size_t ncols;
-  char **given; /* opts.column_names, copied */
-  size_t ngiven;
-  const char *header_from; /* display name of the input the header came from */
-
-  char reason[96];
-  hfg_err err;
-
-  hfg_dialect *dialect; /* the dump dialect's parser, NULL for CSV/TSV */
-  char *null_s;         /* CSV/TSV --null-string, NULL when none */
-  size_t null_len;
-
-  /* database inputs (source_db.h) */
-  char **shown;         /* per path: its redacted form for a URI, NULL for a file */
-  int any_db;
-  hfg_dbsrc *db;        /* the open database input, NULL for a file */
-  char *check_column, *last_value;
-  char check_max[48];   /* largest check value of closed database inputs, "" none */
-};
 
 static const char *display_name(const char *path) { return strcmp(path, "-") == 0 ? "<stdin>" : path; }
 
@@ -442,12 +389,13 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
       }
     }
     if (!more) {
+      /* a part reader ends at the first record that starts at or after its
+       * limit (blank lines before it are skipped: where it starts is exact) */
+      if ((r->pos < r->end || r->eof) && r->buf_off + r->pos >= r->limit) return 0;
       if (r->pos == r->end && r->eof) return 0;
       if (r->pos < r->end) {
         size_t pos0 = r->pos;
         uint64_t line0 = r->line;
-        r->rec_off = r->buf_off + pos0;
-        if (r->range_end && r->rec_off >= r->range_end) return 0; /* the next range's */
         rc = parse_record(r, rec);
         if (rc == 1 || rc == HFG_EPARSE) {
           if (rec->raw_len <= r->max_record) return rc;
@@ -532,7 +480,7 @@ static void close_input(hfg_record_reader *r) {
 }
 
 /* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */
-static char **copy_strs(const char *const *p, const size_t *lens, size_t n) {
+char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n) {
   size_t total = n * sizeof(char *);
   for (size_t i = 0; i < n; i++) total += (lens ? lens[i] : strlen(p[i])) + 1;
   char **out = hfg_malloc(total ? total : 1);
@@ -554,7 +502,7 @@ static int set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
   size_t *lens = hfg_malloc((nh ? nh : 1) * sizeof *lens);
   if (p && lens)
     for (size_t i = 0; i < nh; i++) p[i] = hf[i].p, lens[i] = hf[i].len;
-  char **hdr = p && lens ? copy_strs(p, lens, nh) : NULL;
+  char **hdr = p && lens ? hfg_rr_copy_strs(p, lens, nh) : NULL;
   hfg_free(p);
   hfg_free(lens);
   if (!hdr) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (header)", r->name);
@@ -616,19 +564,20 @@ static int open_next(hfg_record_reader *r) {
   const char *path = r->paths[r->next_path++];
   r->name = r->shown[idx] ? r->shown[idx] : display_name(path);
   if (r->shown[idx]) return open_db(r, path);
-  int rc = hfg_rin_open(&r->in, path, r->name, &r->err);
+  int rc = r->part_start ? hfg_rin_open_at(&r->in, path, r->name, r->part_start, &r->err)
+                         : hfg_rin_open(&r->in, path, r->name, &r->err);
   if (rc) return rc;
   r->in_open = 1;
   r->pos = r->end = 0;
-  r->buf_off = r->rec_off = 0;
+  r->buf_off = r->part_start;
   r->eof = 0;
-  r->line = 1;
-  r->at_start = 1;
+  r->line = r->part_start ? r->part_line : 1;
+  r->at_start = !r->part_start; /* mid-file: no BOM, no header */
   r->skip_line = 0;
   r->fmt = r->fmt_opt == HFG_INPUT_AUTO ? hfg_input_format_guess(path) : r->fmt_opt;
   r->delim = (unsigned char)(r->delim_opt >= 0 ? r->delim_opt : r->fmt == HFG_INPUT_TSV ? '\t' : ',');
   if (r->dialect) hfg_dialect_reset(r->dialect);
-  if (!r->has_header) return 0;
+  if (!r->has_header || r->part_start) return 0;
   hfg_record h;
   rc = r->dialect ? read_one_dialect(r, &h) : read_one(r, &h);
   if (rc == 0) return 0; /* empty input */
@@ -685,6 +634,7 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   if (r->max_record > SIZE_MAX / 4) r->max_record = SIZE_MAX / 4;
   r->cap = o.buffer_size ? o.buffer_size : DEFAULT_BUFFER;
   r->name = "";
+  r->limit = UINT64_MAX;
   r->buf = hfg_malloc(r->cap);
   r->paths = hfg_calloc(npaths, sizeof *r->paths);
   r->shown = hfg_calloc(npaths, sizeof *r->shown);
@@ -700,7 +650,7 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
         if (errmsg && errlen) snprintf(errmsg, errlen, "column name %zu: NULL", i);
         return HFG_EINVAL;
       }
-    if (!(r->given = copy_strs(o.column_names, NULL, o.ncolumn_names))) goto nomem;
+    if (!(r->given = hfg_rr_copy_strs(o.column_names, NULL, o.ncolumn_names))) goto nomem;
     r->ngiven = o.ncolumn_names;
     r->cols = r->given;
     r->ncols = r->ngiven;
@@ -843,24 +793,4 @@ void hfg_record_reader_free(hfg_record_reader *r) {
   hfg_dialect_free(r->dialect);
   hfg_free(r->null_s);
   hfg_free(r);
-}
-
-uint64_t hfg_record_reader_record_offset(const hfg_record_reader *r) { return r->rec_off; }
-
-int hfg_record_reader_set_range(hfg_record_reader *r, uint64_t start, uint64_t end,
-                                uint64_t first_line) {
-  if (r->npaths != 1 || r->dialect || r->any_db)
-    return hfg_err_set(&r->err, HFG_EINVAL, "byte ranges are for one CSV/TSV file");
-  r->range_end = end;
-  if (start == 0) return 0; /* the file's start: as opened (its header read) */
-  if (r->has_header || r->in_open || r->next_path)
-    return hfg_err_set(&r->err, HFG_EINVAL, "a byte range past the start needs the column "
-                                            "names given and no header");
-  int rc = open_next(r);
-  if (rc) return rc;
-  if ((rc = hfg_rin_seek(&r->in, start, &r->err))) return rc;
-  r->buf_off = r->rec_off = start;
-  r->line = first_line;
-  r->at_start = 0; /* no byte order mark or encoding check inside the file */
-  return 0;
 }

@@ -197,18 +197,42 @@ int hfg_record_reader_has_db(const hfg_record_reader *r);
 const char *hfg_record_reader_check_max(const hfg_record_reader *r);
 
 /* Byte ranges of one uncompressed CSV/TSV file (a distributed runner reads a
- * big file in several tasks). record_offset: the byte offset in its input of
- * the record next() returned last (where its parse began: after blank lines).
- * set_range, right after open and before next: reads only the records that
+ * big file in several tasks; record_part.c). set_range, right after open and before next: reads only the records that
  * start in [start, end) (end 0: to the file's end; a record that starts
  * before end is read whole). start 0: the file as opened (header and all);
  * start > 0 must be a record_offset a full read of the same file reported,
  * with first_line its record's line, and the reader opened with the column
  * names given and no header: then the records are exactly those of the full
  * read from there on. */
-uint64_t hfg_record_reader_record_offset(const hfg_record_reader *r);
 int hfg_record_reader_set_range(hfg_record_reader *r, uint64_t start, uint64_t end,
                                 uint64_t first_line);
+/* ---- Parts (record_part.c), for parallel ingest ----
+ * A part reader reads one input of r (not a database URI) as r would,
+ * configured as r (options opts, the ones r was opened with) and checking
+ * the input's header against r's first header. start 0: the whole input
+ * from its first byte (sniffed, decompressed, BOM and header as usual);
+ * start > 0: a plain file from byte start, which must be where a record or
+ * blank line begins, numbering lines from `line` there (no BOM, no header).
+ * The part ends (next returns 0) at the first record that starts at or after
+ * byte limit (UINT64_MAX: the input's end); a record that starts before it is
+ * read whole. r must outlive its parts; a part is used by one thread. */
+int hfg_record_reader_open_part(const hfg_record_reader *r, const hfg_input_options *opts,
+                                size_t input, uint64_t start, uint64_t line, uint64_t limit,
+                                hfg_record_reader **out, char *errmsg, size_t errlen);
+/* Where a part ended (after next returned 0): the byte offset of the record
+ * that starts at or after its limit (the input's size at its end) and its line. */
+void hfg_record_reader_part_end(const hfg_record_reader *r, uint64_t *offset, uint64_t *line);
+/* The byte offset where rec (just returned by next of a plain-file reader) starts. */
+uint64_t hfg_record_reader_record_offset(const hfg_record_reader *r, const hfg_record *rec);
+/* Inputs: their number, each one's name as records carry it, and whether it is
+ * a plain (uncompressed) regular CSV/TSV file, with its size, that may be cut
+ * into parts. */
+size_t hfg_record_reader_inputs(const hfg_record_reader *r);
+const char *hfg_record_reader_input_name(const hfg_record_reader *r, size_t input);
+int hfg_record_reader_input_plain(const hfg_record_reader *r, size_t input, uint64_t *size);
+/* 1 when the input is a regular file, which a part reader may open again (not
+ * stdin, a pipe or a device, which the parent may have read from already). */
+int hfg_record_reader_input_regular(const hfg_record_reader *r, size_t input);
 
 /* Closes any open input (never stdin) and frees. NULL is a no-op. */
 void hfg_record_reader_free(hfg_record_reader *r);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,14 +42,23 @@ typedef struct slab {
   size_t len, cap;
 } slab;
 
+/* One adder's share (hfg_sorter_set_parts): its own slabs, per-region index
+ * and budget, so parallel ingest workers add without a lock. */
+typedef struct part {
+  region_mem *reg;
+  slab *slabs;
+  size_t nslabs, cur_slab;
+  size_t used;   /* slab bytes + index bytes in use */
+  size_t budget; /* this part's share of the records budget */
+} part;
+
 struct hfg_sorter {
   size_t nregions;
   size_t budget;
   char *tmp_dir;
-  region_mem *reg;
-  slab *slabs;
-  size_t nslabs, cur_slab;
-  size_t used; /* slab bytes + index bytes in use */
+  part *parts;
+  size_t nparts;
+  pthread_mutex_t mu;   /* runs, run_seq, spilled, discarded: parts spill concurrently */
   run *runs;
   size_t nruns;
   unsigned run_seq;
@@ -151,12 +161,44 @@ hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_d
   s->budget -= s->merge_mem;
   s->readers = 1;
   s->tmp_dir = hfg_strdup(tmp_dir ? tmp_dir : "/tmp");
-  s->reg = hfg_calloc(nregions, sizeof *s->reg);
-  if (!s->tmp_dir || !s->reg) {
+  pthread_mutex_init(&s->mu, NULL);
+  if (!s->tmp_dir || hfg_sorter_set_parts(s, 1, 0)) {
     hfg_sorter_free(s);
     return NULL;
   }
   return s;
+}
+
+static void free_parts(hfg_sorter *s) {
+  for (size_t k = 0; s->parts && k < s->nparts; k++) {
+    part *pt = &s->parts[k];
+    for (size_t i = 0; i < pt->nslabs; i++) hfg_free(pt->slabs[i].p);
+    hfg_free(pt->slabs);
+    if (pt->reg)
+      for (size_t i = 0; i < s->nregions; i++) hfg_free(pt->reg[i].v);
+    hfg_free(pt->reg);
+  }
+  hfg_free(s->parts);
+  s->parts = NULL;
+  s->nparts = 0;
+}
+
+int hfg_sorter_set_parts(hfg_sorter *s, size_t n, size_t reserve) {
+  if (n == 0) n = 1;
+  free_parts(s);
+  /* what the adders hold besides the sorter comes out of the records budget */
+  s->budget = s->budget > reserve + ((size_t)256 << 10) ? s->budget - reserve : (size_t)256 << 10;
+  s->parts = hfg_calloc(n, sizeof *s->parts);
+  if (!s->parts) return HFG_ENOMEM;
+  s->nparts = n;
+  for (size_t k = 0; k < n; k++) {
+    s->parts[k].budget = s->budget / n;
+    if (!(s->parts[k].reg = hfg_calloc(s->nregions, sizeof *s->parts[k].reg))) {
+      free_parts(s);
+      return HFG_ENOMEM;
+    }
+  }
+  return 0;
 }
 
 static void remove_runs(hfg_sorter *s) {
@@ -173,11 +215,8 @@ static void remove_runs(hfg_sorter *s) {
 void hfg_sorter_free(hfg_sorter *s) {
   if (!s) return;
   remove_runs(s);
-  for (size_t i = 0; i < s->nslabs; i++) hfg_free(s->slabs[i].p);
-  hfg_free(s->slabs);
-  if (s->reg)
-    for (size_t i = 0; i < s->nregions; i++) hfg_free(s->reg[i].v);
-  hfg_free(s->reg);
+  free_parts(s);
+  pthread_mutex_destroy(&s->mu);
   hfg_free(s->tmp_dir);
   hfg_free(s);
 }
@@ -471,7 +510,7 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, unsigned reader
                      hfg_sort_iter **out, hfg_err *err) {
   *out = NULL;
   hfg_sort_iter *it = hfg_calloc(1, sizeof *it);
-  size_t n = s->nruns + 1;
+  size_t n = s->nruns + s->nparts;
   if (it) {
     it->src = hfg_calloc(n, sizeof *it->src);
     it->heap = hfg_calloc(n, sizeof *it->heap);
@@ -503,9 +542,10 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, unsigned reader
                 : hfg_err_set(err, HFG_ENOMEM, "out of memory opening a merge");
     }
   }
-  region_mem *rm = &s->reg[region];
-  if (with_mem && rm->n) {
-    sort_items(rm->v, rm->n);
+  for (size_t k = 0; with_mem && k < s->nparts; k++) {
+    region_mem *rm = &s->parts[k].reg[region];
+    if (!rm->n) continue;
+    sort_items(rm->v, rm->n); /* a no-op after hfg_sorter_part_sort */
     source *src = &it->src[it->nsrc++];
     src->fd = -1;
     src->mem = rm->v;
@@ -598,17 +638,19 @@ static int merge_runs(hfg_sorter *s, hfg_err *err) {
   return 0;
 }
 
-static int spill(hfg_sorter *s, hfg_err *err) {
-  if (s->nruns + 1 >= MERGE_FANIN) {
-    int rc = merge_runs(s, err);
-    if (rc) return rc;
-  }
+/* Writes one part's records as a run. The run list is shared: merging it and
+ * adding to it happen under s->mu, the writing itself outside. */
+static int spill(hfg_sorter *s, part *pt, hfg_err *err) {
   run r;
   wbuf w;
-  int rc = run_create(s, &r, &w, err);
+  int rc = 0;
+  pthread_mutex_lock(&s->mu);
+  if (s->nruns + 1 >= MERGE_FANIN) rc = merge_runs(s, err);
+  if (!rc) rc = run_create(s, &r, &w, err);
+  pthread_mutex_unlock(&s->mu);
   if (rc) return rc;
   for (size_t g = 0; g < s->nregions && !rc; g++) {
-    region_mem *rm = &s->reg[g];
+    region_mem *rm = &pt->reg[g];
     if ((rc = wbuf_mark(&w, &r.seg[g], err)) != 0) break;
     if ((rc = canceled(s, r.path, err)) != 0) break;
     sort_items(rm->v, rm->n);
@@ -619,15 +661,17 @@ static int spill(hfg_sorter *s, hfg_err *err) {
     rm->n = 0;
   }
   if (!rc) rc = wbuf_mark(&w, &r.seg[s->nregions], err);
+  pthread_mutex_lock(&s->mu);
   if (!rc) s->spilled += r.seg[s->nregions];
   rc = run_close(s, &r, &w, rc == 0, err);
+  pthread_mutex_unlock(&s->mu);
   if (rc) return rc;
-  for (size_t i = 0; i < s->nslabs; i++) s->slabs[i].len = 0;
-  s->cur_slab = 0;
+  for (size_t i = 0; i < pt->nslabs; i++) pt->slabs[i].len = 0;
+  pt->cur_slab = 0;
   return 0;
 }
 
-static uint8_t *slab_alloc(hfg_sorter *s, size_t n) {
+static uint8_t *slab_alloc(part *s, size_t n) {
   while (s->cur_slab < s->nslabs) {
     slab *sl = &s->slabs[s->cur_slab];
     if (sl->cap - sl->len >= n) {
@@ -650,31 +694,38 @@ static uint8_t *slab_alloc(hfg_sorter *s, size_t n) {
 }
 
 /* Whether the slabs from cur_slab on can take n more bytes without a new slab. */
-static int slab_has_room(const hfg_sorter *s, size_t n) {
+static int slab_has_room(const part *s, size_t n) {
   for (size_t i = s->cur_slab; i < s->nslabs; i++)
     if (s->slabs[i].cap - s->slabs[i].len >= n) return 1;
   return 0;
 }
 
-static size_t mem_rows(const hfg_sorter *s) {
+static size_t mem_rows(const hfg_sorter *s, const part *pt) {
   size_t n = 0;
-  for (size_t g = 0; g < s->nregions; g++) n += s->reg[g].n;
+  for (size_t g = 0; g < s->nregions; g++) n += pt->reg[g].n;
   return n;
 }
 
 int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen, uint64_t seq,
                    const uint8_t *payload, size_t plen, hfg_err *err) {
+  return hfg_sorter_add_part(s, 0, region, key, klen, seq, payload, plen, err);
+}
+
+int hfg_sorter_add_part(hfg_sorter *sr, size_t partno, size_t region, const uint8_t *key,
+                        size_t klen, uint64_t seq, const uint8_t *payload, size_t plen,
+                        hfg_err *err) {
   size_t n = HFG_SORT_REC_HEADER(klen) + plen;
   if (klen > 0xffff || n > UINT32_MAX)
     return hfg_err_set(err, HFG_ETOOBIG, "row of %zu bytes is too large", n);
+  part *s = &sr->parts[partno];
   region_mem *rm = &s->reg[region];
   /* s->used counts every slab and index byte allocated (they are reused after
    * a spill, never freed), so it bounds the sorter's memory. */
   size_t slab_size = s->budget / 16 > SLAB_MIN ? s->budget / 16 : SLAB_MIN;
   size_t need = (slab_has_room(s, n) ? 0 : (n > slab_size ? n : slab_size)) +
                 (rm->n == rm->cap ? 2 * (rm->cap ? rm->cap : 1024) * sizeof(item) : 0);
-  if (need && s->used + need > s->budget && mem_rows(s) > 0) {
-    int rc = spill(s, err);
+  if (need && s->used + need > s->budget && mem_rows(sr, s) > 0) {
+    int rc = spill(sr, s, err);
     if (rc) return rc;
   }
   if (rm->n == rm->cap) {
@@ -711,9 +762,20 @@ void hfg_sorter_set_readers(hfg_sorter *s, unsigned n) { s->readers = n ? n : 1;
 
 size_t hfg_sorter_runs(const hfg_sorter *s) { return s->nruns; }
 uint64_t hfg_sorter_spilled_bytes(const hfg_sorter *s) { return s->spilled; }
-uint64_t hfg_sorter_region_rows(const hfg_sorter *s, size_t region) { return s->reg[region].rows; }
+uint64_t hfg_sorter_region_rows(const hfg_sorter *s, size_t region) {
+  uint64_t n = 0;
+  for (size_t k = 0; k < s->nparts; k++) n += s->parts[k].reg[region].rows;
+  return n;
+}
 uint64_t hfg_sorter_region_bytes(const hfg_sorter *s, size_t region) {
-  return s->reg[region].bytes;
+  uint64_t n = 0;
+  for (size_t k = 0; k < s->nparts; k++) n += s->parts[k].reg[region].bytes;
+  return n;
+}
+
+void hfg_sorter_part_sort(hfg_sorter *s, size_t partno) {
+  part *pt = &s->parts[partno];
+  for (size_t g = 0; g < s->nregions; g++) sort_items(pt->reg[g].v, pt->reg[g].n);
 }
 
 void hfg_sorter_set_cancel(hfg_sorter *s, volatile sig_atomic_t *flag) { s->cancel = flag; }

@@ -51,6 +51,26 @@ void hfg_sorter_set_readers(hfg_sorter *s, unsigned n);
 int hfg_sorter_add(hfg_sorter *s, size_t region, const uint8_t *key, size_t klen, uint64_t seq,
                    const uint8_t *payload, size_t plen, hfg_err *err);
 
+/* Parallel adders (parallel ingest, build_ingest_par.c): n parts, each with
+ * its own slabs, per-region index and 1/n of the records budget, so that n
+ * threads add at once without a lock, each to its own part (part 0..n-1).
+ * A part that outgrows its share spills its records as a run of its own
+ * (runs are shared; spilling takes a mutex only to merge and list runs). A
+ * region's iterator merges every run and every part's sorted records by
+ * (key, seq), so the order, and all that is written, does not depend on how
+ * records were spread over the parts when seq is the input order. Call
+ * before the first add; default 1 part. reserve: bytes the adders hold
+ * outside the sorter (their buffers), taken from the records budget so that
+ * all of it stays within mem_budget. 0 or HFG_ENOMEM. */
+int hfg_sorter_set_parts(hfg_sorter *s, size_t n, size_t reserve);
+int hfg_sorter_add_part(hfg_sorter *s, size_t part, size_t region, const uint8_t *key,
+                        size_t klen, uint64_t seq, const uint8_t *payload, size_t plen,
+                        hfg_err *err);
+/* Sorts a part's in-memory records (by the thread that filled it, after its
+ * last add), so that the sort runs in parallel rather than when emit opens
+ * each region. Optional. */
+void hfg_sorter_part_sort(hfg_sorter *s, size_t part);
+
 /* Ends input. Must precede the iterators. */
 int hfg_sorter_finish(hfg_sorter *s, hfg_err *err);
 

@@ -58,7 +58,7 @@ static size_t read_all(const char *path, size_t bufsize, rec_t *out, size_t cap)
   while ((rc = hfg_record_reader_next(r, &rec)) == 1 || rc == HFG_EPARSE) {
     if (n == cap) break;
     describe(&rec, rc, &out[n]);
-    out[n++].off = hfg_record_reader_record_offset(r);
+    out[n++].off = hfg_record_reader_record_offset(r, &rec);
   }
   CHECK_EQ_INT(rc, 0);
   hfg_record_reader_free(r);
@@ -83,7 +83,7 @@ static size_t read_range(const char *path, size_t bufsize, uint64_t start, uint6
   while ((rc = hfg_record_reader_next(r, &rec)) == 1 || rc == HFG_EPARSE) {
     if (n == cap) break;
     describe(&rec, rc, &out[n]);
-    out[n++].off = hfg_record_reader_record_offset(r);
+    out[n++].off = hfg_record_reader_record_offset(r, &rec);
   }
   CHECK_EQ_INT(rc, 0);
   hfg_record_reader_free(r);

@@ -1,0 +1,78 @@
+/*
+ * Private to the record reader (record_reader.c) and its part readers
+ * (record_part.c): the reader's state. See record_reader.c for the buffer
+ * invariants.
+ */
+#ifndef HFG_PIPELINE_RECORD_READER_INT_H
+#define HFG_PIPELINE_RECORD_READER_INT_H
+
+#include <stdint.h>
+
+#include "pipeline/record_dialect.h"
+#include "pipeline/record_input.h"
+#include "pipeline/record_reader.h"
+#include "pipeline/source_db.h"
+#include "util/err.h"
+
+struct hfg_record_reader {
+  hfg_input_format fmt;  /* of the open input */
+  unsigned char delim;
+  hfg_input_format fmt_opt; /* as given: HFG_INPUT_AUTO picks per input */
+  int delim_opt;         /* as given: -1 the format's default */
+  int has_header;
+  size_t expected;
+  size_t max_record;
+
+  char **paths; /* copies */
+  size_t npaths, next_path;
+  const char *name; /* display name of the open input */
+
+  hfg_rin in;
+  int in_open;
+  uint64_t bytes_done; /* of closed inputs */
+
+  char *buf;
+  size_t cap, pos, end;
+  int eof;
+  uint64_t line; /* line number of buf[pos] */
+  int at_start;  /* BOM check pending */
+  int skip_line; /* discarding the rest of an overlong line */
+
+  hfg_field *fields;
+  size_t fcap, nf;
+  char *scratch;
+  size_t scap;
+
+  char **hdr;  /* the first header; one allocation: pointers, then the strings */
+  size_t nhdr;
+  char **cols; /* the names handed out: hdr, or given (then owned apart) */
+  size_t ncols;
+  char **given; /* opts.column_names, copied */
+  size_t ngiven;
+  const char *header_from; /* display name of the input the header came from */
+
+  char reason[96];
+  hfg_err err;
+
+  hfg_dialect *dialect; /* the dump dialect's parser, NULL for CSV/TSV */
+  char *null_s;         /* CSV/TSV --null-string, NULL when none */
+  size_t null_len;
+
+  /* database inputs (source_db.h) */
+  char **shown;         /* per path: its redacted form for a URI, NULL for a file */
+  int any_db;
+  hfg_dbsrc *db;        /* the open database input, NULL for a file */
+  char *check_column, *last_value;
+  char check_max[48];   /* largest check value of closed database inputs, "" none */
+
+  /* A part reader (record_part.c, parallel ingest): one plain file from byte
+   * part_start (0: its start, header and all), line part_line there; it ends
+   * at the first record that starts at or after limit (UINT64_MAX: none). */
+  uint64_t part_start, part_line, limit;
+  uint64_t buf_off;     /* file offset of buf[0] (plain input) */
+};
+
+/* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */
+char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n);
+
+#endif
