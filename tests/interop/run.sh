@@ -2,7 +2,7 @@
 # HBase interop checks for hfilegen. See README.md beside this file.
 #
 #   tests/interop/run.sh [--hbase 2.6|2.5|3.0] [--hfilegen PATH] [--cases DIR] [--work DIR]
-#                        [--live-only]
+#                        [--live-only] [--bulk-only]
 #
 # Builds the Java harness with Maven (downloads from Maven Central on first use), then:
 #   (a) WriteReference: HBase writes reference HFiles (+ .cells.tsv/.props) into WORK/ref,
@@ -26,6 +26,7 @@ HFILEGEN=""
 CASES=""
 WORK=""
 LIVE_ONLY=0
+BULK_ONLY=0
 
 usage() {
   sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
     --cases) CASES="${2:-}"; shift 2 ;;
     --work) WORK="${2:-}"; shift 2 ;;
     --live-only) LIVE_ONLY=1; shift ;;
+    --bulk-only) BULK_ONLY=1; shift ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown argument $1" >&2; usage ;;
   esac
@@ -161,6 +163,23 @@ if [ "$LIVE_ONLY" -eq 1 ]; then
   echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
   [ "$SKIPPED_STEPS" -eq 0 ] || echo "($SKIPPED_STEPS steps skipped, not counted: see SKIP above)"
   [ "$TOTAL_FAIL" -eq 0 ]
+  exit
+fi
+
+# --bulk-only: the build and BulkLoadCheck of CASES/bulk alone (tests/spark/bulkload.sh)
+if [ "$BULK_ONLY" -eq 1 ]; then
+  [ -n "$CASES" ] && [ -d "$CASES/bulk" ] || { echo "run.sh: --bulk-only needs --cases DIR with DIR/bulk" >&2; exit 2; }
+  [ "$READERS_ONLY" -eq 0 ] || { echo "run.sh: --bulk-only needs a mini cluster (not --hbase 3.0)" >&2; exit 2; }
+  BULK_CASES=()
+  for d in "$CASES"/bulk/*/; do
+    [ -d "$d" ] && BULK_CASES+=("$d")
+  done
+  step bulkload "(d) BulkLoadCheck (${#BULK_CASES[@]} cases, one mini cluster)" BulkLoadCheck \
+    "${BULK_CASES[@]%/}"
+  tally "$LOGS/bulkload.out" $?
+  echo "== total (HBase $HBASE)"
+  echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+  [ "$TOTAL_PASS" -gt 0 ] && [ "$TOTAL_FAIL" -eq 0 ]
   exit
 fi
 

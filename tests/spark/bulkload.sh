@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# The Spark output bulk-loaded by the interop harness's mini cluster (not in ctest: it needs
-# Maven and minutes): tests/interop/build_cases.py makes its bulk-load cases with
+# The Spark output bulk-loaded by the interop harness's mini cluster (ctest spark_bulkload,
+# label interop, with the interop profiles): tests/interop/build_cases.py makes its bulk-load cases with
 # `hfilegen build`; each case's output is then made again by hfilegen.spark (local[2]) with
 # the same flags, compared byte for byte, and put in its place, and tests/interop/run.sh
 # bulk-loads and reads back those directories (BulkLoadCheck against the cases' independent
-# oracle) in a pre-split mini cluster.
+# oracle) in a pre-split mini cluster (run.sh --bulk-only: that step alone).
 #   tests/spark/bulkload.sh [WORK_DIR] [--hbase 2.6|2.5]
+# With HFILEGEN_BIN and HFILEGEN_LIB set (ctest) those are used; otherwise build/ is built.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-/tmp/hfilegen-spark-bulkload}
 shift || true
-cmake -S "$repo" -B "$repo/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-ninja -C "$repo/build" >/dev/null
-"$repo/tools/setup-python.sh"
+if [ -z "${HFILEGEN_BIN:-}" ] || [ -z "${HFILEGEN_LIB:-}" ]; then
+  cmake -S "$repo" -B "$repo/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  ninja -C "$repo/build" >/dev/null
+  HFILEGEN_BIN=$repo/build/hfilegen HFILEGEN_LIB=$repo/build/libhfilegen.so
+fi
+"$repo/tools/setup-python.sh" > "$work.setup.log" 2>&1 || { tail -5 "$work.setup.log" >&2; exit 1; }
 rm -rf "$work/cases"
 mkdir -p "$work/cases/bulk"
-python3 "$repo/tests/interop/build_cases.py" "$repo/build/hfilegen" "$repo" "$work/cases/bulk"
-HFILEGEN_LIB=$repo/build/libhfilegen.so PYTHONPATH=$repo/python:$repo/tests/interop \
+python3 "$repo/tests/interop/build_cases.py" "$HFILEGEN_BIN" "$repo" "$work/cases/bulk"
+HFILEGEN_LIB=$HFILEGEN_LIB PYTHONPATH=$repo/python:$repo/tests/interop \
   "$repo/.venv/bin/python" - "$repo" "$work/cases/bulk" <<'PY'
 import filecmp, os, shutil, sys
 repo, bulk = sys.argv[1], sys.argv[2]
@@ -45,4 +49,4 @@ try:
 finally:
     spark.stop()
 PY
-exec bash "$repo/tests/interop/run.sh" --cases "$work/cases" --work "$work" "$@"
+exec bash "$repo/tests/interop/run.sh" --bulk-only --cases "$work/cases" --work "$work" "$@"
