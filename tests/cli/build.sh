@@ -3,16 +3,7 @@
 # change nothing, reruns are byte-identical, failures publish nothing, duplicates policy,
 # non-empty output refused, job file with flag overrides.
 #   bash tests/cli/build.sh HFILEGEN SOURCE_DIR
-set -u
-H=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+. "$(dirname "$0")/lib/prologue.sh"
 
 cells_of() { # all cells of a build output, in row order across files
   for f in "$1"/cf/*; do "$H" inspect --cells --tsv "$f"; done | LC_ALL=C sort -t$'\t' -k1,1 -k3,3 -s

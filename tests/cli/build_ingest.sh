@@ -7,15 +7,7 @@
 # blank lines, CRLF), several files (plain, gzip, one that ends inside a quote, one with
 # only a header), TSV, and dump files (one unit per file).
 #   bash tests/cli/build_ingest.sh HFILEGEN SOURCE_DIR
-set -u
-H=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib/prologue.sh"
 G="$SRC/tests/cli/gen_ingest.py"
 SPLITS="$SRC/samples/splits/salt10.txt"
 python3 "$G" csv 20000 1 "$T/a.csv"

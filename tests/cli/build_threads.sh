@@ -7,15 +7,7 @@
 # before compression) and cells, for runs with the ISA-L engine, which has been seen to encode
 # a block two valid ways (format-specs/codecs.md).
 #   bash tests/cli/build_threads.sh HFILEGEN SOURCE_DIR
-set -u
-H=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib/prologue.sh"
 TS=1720695600000
 SPLITS="$SRC/samples/splits/salt10.txt"
 python3 "$SRC/tools/make_sample.py" 40000 "$T/in.csv"

@@ -3,16 +3,7 @@
 # spilled (issue #11: GZ differed between runs on tiny blocks). Tiny blocks (100 bytes) make
 # thousands of small blocks per file, the case that varied; 100k rows spill under --memory 8m.
 #   bash tests/cli/codec_determinism.sh HFILEGEN SOURCE_DIR
-set -u
-H=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+. "$(dirname "$0")/lib/prologue.sh"
 
 python3 "$SRC/tools/make_sample.py" 100000 "$T/in.csv"
 run() { # run OUT CODEC THREADS [extra flags]

@@ -3,16 +3,7 @@
 # put two cells with one key in a file, compressed and UTF-16 inputs, the TSV guess from
 # the name shared by every command, unknown columns explained, --header --columns.
 #   bash tests/cli/inputs.sh HFILEGEN SOURCE_DIR
-set -u
-H=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+. "$(dirname "$0")/lib/prologue.sh"
 TS=1720695600000
 cells() { for f in "$1"/cf/*; do "$H" inspect --cells --tsv "$f"; done; }
 unpublished() { [ ! -e "$1/_SUCCESS" ] && [ -z "$(find "$1" -type f ! -name "_*" 2>/dev/null)" ]; }

@@ -3,16 +3,7 @@
 # maps; every exit != 0 prints why; numeric flags parse strictly; family names follow HBase's
 # rule (and no leading '_', which completebulkload skips).
 #   bash tests/cli/job_and_flags.sh HFILEGEN SOURCE_DIR
-set -u
-H=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+. "$(dirname "$0")/lib/prologue.sh"
 # refused CMD...: exit 2 and a message on stderr naming $WANT
 refused() {
   local want=$1

@@ -5,15 +5,7 @@
 # column:NAME:s|ms|us|ns convert; datetime zone offsets are read, unsupported pattern letters
 # fail the job before any record; a job whose every record was rejected fails.
 #   bash tests/cli/timestamps.sh HFILEGEN SOURCE_DIR
-set -u
-H=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+. "$(dirname "$0")/lib/prologue.sh"
 # the timestamps of the cells of qualifier $2 in output $1, "row ts" per line, by row
 stamps() { for f in "$1"/cf/*; do "$H" inspect --cells --tsv "$f"; done |
            awk -F'\t' -v q="$2" '$3 == q { print $1, $4 }' | LC_ALL=C sort; }
