@@ -45,13 +45,8 @@ static void describe(const hfg_record *r, int rc, rec_t *out) {
   }
 }
 
-/* Every record of path (header on), with its offset. */
-static size_t read_all(const char *path, size_t bufsize, rec_t *out, size_t cap) {
-  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
-  o.has_header = 1;
-  o.buffer_size = bufsize;
-  hfg_record_reader *r;
-  CHECK_EQ_INT(hfg_record_reader_open(&path, 1, &o, &r, NULL, 0), 0);
+/* Every record r reads (at most cap), with its offset; frees r. */
+static size_t collect(hfg_record_reader *r, rec_t *out, size_t cap) {
   hfg_record rec;
   int rc;
   size_t n = 0;
@@ -63,6 +58,16 @@ static size_t read_all(const char *path, size_t bufsize, rec_t *out, size_t cap)
   CHECK_EQ_INT(rc, 0);
   hfg_record_reader_free(r);
   return n;
+}
+
+/* Every record of path (header on), with its offset. */
+static size_t read_all(const char *path, size_t bufsize, rec_t *out, size_t cap) {
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  o.has_header = 1;
+  o.buffer_size = bufsize;
+  hfg_record_reader *r;
+  CHECK_EQ_INT(hfg_record_reader_open(&path, 1, &o, &r, NULL, 0), 0);
+  return collect(r, out, cap);
 }
 
 static const char *const NAMES[] = {"id", "name", "note"};
@@ -77,17 +82,7 @@ static size_t read_range(const char *path, size_t bufsize, uint64_t start, uint6
   hfg_record_reader *r;
   CHECK_EQ_INT(hfg_record_reader_open(&path, 1, &o, &r, NULL, 0), 0);
   CHECK_EQ_INT(hfg_record_reader_set_range(r, start, end, line), 0);
-  hfg_record rec;
-  int rc;
-  size_t n = 0;
-  while ((rc = hfg_record_reader_next(r, &rec)) == 1 || rc == HFG_EPARSE) {
-    if (n == cap) break;
-    describe(&rec, rc, &out[n]);
-    out[n++].off = hfg_record_reader_record_offset(r, &rec);
-  }
-  CHECK_EQ_INT(rc, 0);
-  hfg_record_reader_free(r);
-  return n;
+  return collect(r, out, cap);
 }
 
 static const char DATA[] =
