@@ -28,73 +28,12 @@
 #include "util/escape.h"
 #include "util/fsio.h"
 
-enum { W_OPEN, W_FINISHED, W_ABANDONED };
+#include "format/hfile_writer_int.h"
 
-/* A block on the pool (hfg_writer_use_pool), in file order: what to do with
- * its place once it is written. */
-typedef struct pending {
-  hfg_bloom_writer *bloom; /* a chunk of this bloom; NULL: a data block */
-  hfg_block_type type;     /* data block: HFG_BT_DATA or HFG_BT_ENCODED_DATA */
-  hfg_buf key;             /* data block: its index key */
-  uint64_t bound;          /* most bytes it (and a leaf index after it) can take */
-} pending;
-
-struct hfg_writer {
-  hfg_writer_options o;
-  char *path;         /* NULL for memory writers */
-  int fd;
-  hfg_buf mem;        /* memory writers: the file */
-  uint8_t family[HFG_KV_MAX_FAMILY];
-  size_t family_len;
-  char *source_task;
-  int state;
-  hfg_err err;
-
-  hfg_block_encoder *enc;
-  hfg_index_writer *index;
-  hfg_bloom_writer *bloom;     /* general bloom, NULL for NONE */
-  hfg_bloom_writer *df_bloom;  /* delete-family bloom (not with ROWCOL) */
-
-  hfg_buf block;      /* current data block payload */
-  hfg_buf out;        /* encoded bytes of the block being written */
-  hfg_cell last;      /* parts of the last cell's key: they point into the current
-                         block while it is open, into last_key once it is written */
-  size_t last_key_off, last_key_len; /* that key inside the current block */
-  hfg_buf last_key;   /* the last key, copied out when its block is written */
-  hfg_buf first_key;  /* key of the first cell of the current block */
-  hfg_buf prev_block_last_key;
-  hfg_buf index_key;
-
-  uint64_t pos;
-  int64_t prev_offset[HFG_BT_COUNT_];
-  int64_t first_data_block_offset, last_data_block_offset;
-  uint64_t total_uncompressed;
-  int count_uncompressed;
-
-  uint64_t entries;
-  uint64_t total_key_len, total_value_len;
-  uint32_t max_tags_len;
-  int64_t ts_min, ts_max, earliest_put_ts;
-  uint64_t delete_family_count;
-  uint64_t biggest_cell_len;
-  hfg_buf biggest_key;
-
-  hfg_block_stream *stream; /* NULL: every block is encoded and written in place */
-  pending *pend;            /* ring of the stream's blocks, oldest at pend_head */
-  unsigned pend_head, pend_cap;
-  uint64_t pend_bound;      /* Σ bound of the pending blocks */
-  hfg_dbe *dbe;       /* data block encoder, NULL for NONE */
-};
-
-static int64_t now_ms(void) {
-  struct timeval tv;
-  gettimeofday(&tv, NULL);
-  return (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-}
 
 /* ---- output ---- */
 
-static int sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
+int hfg_w_sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
   if (w->fd < 0) {
     if (hfg_buf_append(&w->mem, p, n)) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
   } else {
@@ -110,14 +49,14 @@ static int sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
 }
 
 /* Encodes and writes one block at the current position (hfg_block_emit_fn). */
-static int emit_block(void *ctx, hfg_block_type type, const uint8_t *payload, size_t n,
+int hfg_w_emit_block(void *ctx, hfg_block_type type, const uint8_t *payload, size_t n,
                       uint64_t *offset, hfg_block_info *info) {
   hfg_writer *w = ctx;
   hfg_buf_reset(&w->out);
   int rc = hfg_block_encode(w->enc, type, payload, n, w->prev_offset[type], &w->out, info, &w->err);
   if (rc) return rc;
   *offset = w->pos;
-  rc = sink_write(w, w->out.p, w->out.len);
+  rc = hfg_w_sink_write(w, w->out.p, w->out.len);
   if (rc) return rc;
   w->prev_offset[type] = (int64_t)*offset;
   if (w->count_uncompressed) w->total_uncompressed += HFG_BLOCK_HEADER_SIZE + n;
@@ -132,7 +71,7 @@ static int write_bloom_chunks(hfg_writer *w, hfg_bloom_writer *b, int closing) {
     if (more < 0) return hfg_err_set(&w->err, more, "bloom filter chunk: %s", hfg_strerror(more));
     uint64_t off;
     hfg_block_info info;
-    int rc = emit_block(w, HFG_BT_BLOOM_CHUNK, data, len, &off, &info);
+    int rc = hfg_w_emit_block(w, HFG_BT_BLOOM_CHUNK, data, len, &off, &info);
     if (rc) return rc;
     if (hfg_bloom_writer_chunk_written(b, off, info.on_disk_size_with_header))
       return hfg_err_set(&w->err, HFG_ENOMEM, "bloom chunk index");
@@ -141,8 +80,8 @@ static int write_bloom_chunks(hfg_writer *w, hfg_bloom_writer *b, int closing) {
 }
 
 /* HFileWriterImpl.writeInlineBlocks: index writer first, then the blooms. */
-static int write_inline_blocks(hfg_writer *w, int closing) {
-  int rc = hfg_index_writer_write_inline(w->index, closing, emit_block, w);
+int hfg_w_write_inline_blocks(hfg_writer *w, int closing) {
+  int rc = hfg_index_writer_write_inline(w->index, closing, hfg_w_emit_block, w);
   if (rc) return w->err.code ? w->err.code : hfg_err_set(&w->err, rc, "leaf index block");
   rc = write_bloom_chunks(w, w->bloom, closing);
   if (!rc) rc = write_bloom_chunks(w, w->df_bloom, closing);
@@ -169,7 +108,7 @@ static int data_block_written(hfg_writer *w, uint64_t off, const hfg_block_info 
 }
 
 /* HFileWriterImpl.finishBlock + the inline blocks that follow a data block. */
-static int finish_data_block(hfg_writer *w) {
+int hfg_w_finish_data_block(hfg_writer *w) {
   if (w->block.len == 0) return 0;
   if (w->dbe) { /* the encoded payload, built as the cells were laid (format/dbe.h) */
     int rc = hfg_dbe_finish(w->dbe);
@@ -186,8 +125,8 @@ static int finish_data_block(hfg_writer *w) {
   if (!w->stream) {
     uint64_t off;
     hfg_block_info info;
-    int rc = w->dbe ? emit_block(w, HFG_BT_ENCODED_DATA, w->dbe->out.p, w->dbe->out.len, &off, &info)
-                    : emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
+    int rc = w->dbe ? hfg_w_emit_block(w, HFG_BT_ENCODED_DATA, w->dbe->out.p, w->dbe->out.len, &off, &info)
+                    : hfg_w_emit_block(w, HFG_BT_DATA, w->block.p, w->block.len, &off, &info);
     if (rc || (rc = data_block_written(w, off, &info, &w->index_key))) return rc;
   }
   /* the block's last key outlives the block: LASTKEY, the next index key, the order check */
@@ -204,7 +143,7 @@ static int finish_data_block(hfg_writer *w) {
     return rc;
   }
   hfg_buf_reset(&w->block);
-  return write_inline_blocks(w, 0);
+  return hfg_w_write_inline_blocks(w, 0);
 }
 
 /* ---- blocks on a pool (block_pool.h) ----
@@ -225,7 +164,7 @@ static int retire_block(hfg_writer *w) {
   if (rc) return rc;
   hfg_block_set_prev_offset(blk, len, w->prev_offset[type]);
   uint64_t off = w->pos;
-  rc = sink_write(w, blk, len);
+  rc = hfg_w_sink_write(w, blk, len);
   hfg_block_stream_pop(w->stream);
   w->pend_head = (w->pend_head + 1) % w->pend_cap;
   w->pend_bound -= p->bound;
@@ -238,12 +177,12 @@ static int retire_block(hfg_writer *w) {
     return 0;
   }
   if ((rc = data_block_written(w, off, &info, &p->key))) return rc;
-  rc = hfg_index_writer_write_inline(w->index, 0, emit_block, w);
+  rc = hfg_index_writer_write_inline(w->index, 0, hfg_w_emit_block, w);
   if (rc) return w->err.code ? w->err.code : hfg_err_set(&w->err, rc, "leaf index block");
   return 0;
 }
 
-static int retire_all(hfg_writer *w) {
+int hfg_w_retire_all(hfg_writer *w) {
   int rc = 0;
   while (!rc && hfg_block_stream_pending(w->stream)) rc = retire_block(w);
   return rc;
@@ -514,7 +453,7 @@ static int append_cell(hfg_writer *w, const hfg_cell *c) {
  * key and the file's statistics. */
 static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
   if (!dup && block_full(w)) {
-    int rc = finish_data_block(w);
+    int rc = hfg_w_finish_data_block(w);
     if (rc) return rc;
   }
   size_t key_len = hfg_kv_key_len(c);
@@ -612,7 +551,7 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
       if (rowcol && (rc = hfg_bloom_writer_add(w->bloom, row, row_len, c->qualifier,
                                                c->qualifier_len)))
         return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
-      if (cmp != 0 && block_full(w) && (rc = finish_data_block(w))) return rc;
+      if (cmp != 0 && block_full(w) && (rc = hfg_w_finish_data_block(w))) return rc;
       size_t key_len = plen + c->qualifier_len + 9;
       size_t cell_len = 8 + key_len + c->value_len + 3;
       if (w->block.cap - w->block.len < cell_len && hfg_buf_reserve(&w->block, cell_len))
@@ -652,130 +591,7 @@ int hfg_writer_last_row(const hfg_writer *w, const uint8_t **row, size_t *len) {
   return 1;
 }
 
-/* ---- finish ---- */
-
-static int put_file_info(hfg_writer *w, hfg_fileinfo *fi) {
-  int64_t bulk_ts = w->o.bulkload_timestamp >= 0 ? w->o.bulkload_timestamp : now_ms();
-  uint8_t tr[16];
-  hfg_put_be64(tr, (uint64_t)w->ts_min);
-  hfg_put_be64(tr + 8, (uint64_t)w->ts_max);
-  int rc = 0;
-  /* HFileOutputFormat2.close */
-  rc |= hfg_fileinfo_put_i64(fi, "BULKLOAD_TIMESTAMP", bulk_ts);
-  rc |= hfg_fileinfo_put(fi, "BULKLOAD_SOURCE_TASK", w->source_task, strlen(w->source_task));
-  rc |= hfg_fileinfo_put_bool(fi, "MAJOR_COMPACTION_KEY", w->o.major_compaction);
-  rc |= hfg_fileinfo_put_bool(fi, "EXCLUDE_FROM_MINOR_COMPACTION",
-                              w->o.exclude_from_minor_compaction);
-  /* StoreFileWriter.appendTrackedTimestampsToMetadata */
-  rc |= hfg_fileinfo_put(fi, "TIMERANGE", tr, sizeof tr);
-  rc |= hfg_fileinfo_put_i64(fi, "EARLIEST_PUT_TS", w->earliest_put_ts);
-  /* StoreFileWriter.close: bloom keys when the bloom has keys, DELETE_FAMILY_COUNT always */
-  if (w->bloom && hfg_bloom_writer_key_count(w->bloom) > 0) {
-    const char *name = hfg_bloom_type_name(w->o.bloom);
-    size_t lk_len;
-    const uint8_t *lk = hfg_bloom_writer_last_key(w->bloom, &lk_len);
-    rc |= hfg_fileinfo_put(fi, "BLOOM_FILTER_TYPE", name, strlen(name));
-    rc |= hfg_fileinfo_put(fi, "LAST_BLOOM_KEY", lk, lk_len);
-    /* StoreFileWriter: BLOOM_FILTER_PARAM (BloomFilterUtil.getBloomFilterParam) */
-    if (w->o.bloom == HFG_BLOOM_ROWPREFIX)
-      rc |= hfg_fileinfo_put_i32(fi, "BLOOM_FILTER_PARAM", (int32_t)w->o.bloom_prefix_length);
-  }
-  rc |= hfg_fileinfo_put_i64(fi, "DELETE_FAMILY_COUNT", (int64_t)w->delete_family_count);
-  /* HStoreFile.HISTORICAL_KEY: StoreFileWriter writes false for every regular store
-   * file (seen in files HBase 2.5.13 and 2.6.4 wrote in tests/interop). */
-  rc |= hfg_fileinfo_put_bool(fi, "HISTORICAL", 0);
-  /* HFileWriterImpl.close (includesMvcc) and finishFileInfo */
-  rc |= hfg_fileinfo_put_i64(fi, "MAX_MEMSTORE_TS_KEY", 0);
-  rc |= hfg_fileinfo_put_i32(fi, "KEY_VALUE_VERSION", 1);
-  if (w->entries) rc |= hfg_fileinfo_put(fi, "hfile.LASTKEY", w->last_key.p, w->last_key.len);
-  rc |= hfg_fileinfo_put_i32(fi, "hfile.AVG_KEY_LEN",
-                             w->entries ? (int32_t)(w->total_key_len / w->entries) : 0);
-  rc |= hfg_fileinfo_put_i64(fi, "hfile.CREATE_TIME_TS", w->o.create_time);
-  rc |= hfg_fileinfo_put_i32(fi, "hfile.AVG_VALUE_LEN",
-                             w->entries ? (int32_t)(w->total_value_len / w->entries) : 0);
-  if (w->biggest_key.len) {
-    rc |= hfg_fileinfo_put(fi, "hfile.KEY_OF_BIGGEST_CELL", w->biggest_key.p, w->biggest_key.len);
-    rc |= hfg_fileinfo_put_i64(fi, "hfile.LEN_OF_BIGGEST_CELL", (int64_t)w->biggest_cell_len);
-  }
-  rc |= hfg_fileinfo_put_i32(fi, "hfile.MAX_TAGS_LEN", (int32_t)w->max_tags_len);
-  rc |= hfg_fileinfo_put_bool(fi, "hfile.TAGS_COMPRESSED", 0);
-  /* HFileDataBlockEncoderImpl.saveMetadata (NoOpDataBlockEncoder writes nothing) */
-  if (w->dbe) {
-    const char *en = hfg_encoding_hbase_name(w->o.encoding);
-    rc |= hfg_fileinfo_put(fi, "DATA_BLOCK_ENCODING", en, strlen(en));
-  }
-  return rc ? hfg_err_set(&w->err, HFG_ENOMEM, "out of memory building file info") : 0;
-}
-
-static int write_bloom_meta(hfg_writer *w, hfg_bloom_writer *b, hfg_block_type type) {
-  if (!b || hfg_bloom_writer_key_count(b) == 0) return 0;
-  hfg_buf meta = HFG_BUF_INIT;
-  int rc = hfg_bloom_writer_meta(b, &meta);
-  uint64_t off;
-  hfg_block_info info;
-  if (rc) rc = hfg_err_set(&w->err, rc, "bloom meta");
-  else rc = emit_block(w, type, meta.p, meta.len, &off, &info);
-  hfg_buf_free(&meta);
-  return rc;
-}
-
-static int finish_file(hfg_writer *w) {
-  int rc = finish_data_block(w);
-  if (!rc && w->stream) rc = retire_all(w);
-  if (!rc) rc = write_inline_blocks(w, 1);
-  if (rc) return rc;
-
-  hfg_trailer t = {0};
-  /* Load-on-open: data index root (not counted in total_uncompressed, like
-   * the intermediate levels), meta index, file info, bloom metas. */
-  w->count_uncompressed = 0;
-  rc = hfg_index_writer_finish(w->index, emit_block, w, &t.load_on_open_offset);
-  w->count_uncompressed = 1;
-  if (rc) return w->err.code ? w->err.code : hfg_err_set(&w->err, rc, "block index");
-  uint64_t off;
-  hfg_block_info info;
-  rc = emit_block(w, HFG_BT_ROOT_INDEX, NULL, 0, &off, &info); /* empty meta index */
-  if (rc) return rc;
-
-  hfg_fileinfo fi = HFG_FILEINFO_INIT;
-  hfg_buf payload = HFG_BUF_INIT;
-  rc = put_file_info(w, &fi);
-  if (!rc && hfg_fileinfo_encode(&fi, &payload))
-    rc = hfg_err_set(&w->err, HFG_ENOMEM, "out of memory encoding file info");
-  t.file_info_offset = w->pos;
-  if (!rc) rc = emit_block(w, HFG_BT_FILE_INFO, payload.p, payload.len, &off, &info);
-  hfg_fileinfo_free(&fi);
-  hfg_buf_free(&payload);
-  if (!rc) rc = write_bloom_meta(w, w->bloom, HFG_BT_GENERAL_BLOOM_META);
-  if (!rc) rc = write_bloom_meta(w, w->df_bloom, HFG_BT_DELETE_FAMILY_BLOOM_META);
-  if (rc) return rc;
-
-  t.uncompressed_data_index_size = hfg_index_writer_uncompressed_size(w->index);
-  t.total_uncompressed_bytes = w->total_uncompressed + HFG_TRAILER_SIZE;
-  t.data_index_count = hfg_index_writer_root_count(w->index);
-  t.meta_index_count = 0;
-  t.entry_count = w->entries;
-  t.num_data_index_levels = hfg_index_writer_levels(w->index);
-  t.first_data_block_offset = w->first_data_block_offset;
-  t.last_data_block_offset = w->last_data_block_offset;
-  t.compression_codec = (uint32_t)hfg_codec_hbase_ordinal(w->o.codec);
-  hfg_buf_reset(&w->out);
-  if (hfg_trailer_encode(&t, &w->out))
-    return hfg_err_set(&w->err, HFG_ENOMEM, "trailer encoding");
-  rc = sink_write(w, w->out.p, w->out.len);
-  if (rc) return rc;
-
-  if (w->fd >= 0) {
-    if (w->o.fsync && (rc = hfg_io_fsync(w->fd)) != 0)
-      return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", w->path,
-                         strerror(-rc));
-    int fd = w->fd;
-    w->fd = -1;
-    if (close(fd))
-      return hfg_err_set(&w->err, HFG_EIO, "%s: close: %s", w->path, strerror(errno));
-  }
-  return 0;
-}
+/* ---- finish (the load-on-open section and trailer: hfile_writer_finish.c) ---- */
 
 int hfg_writer_finish(hfg_writer *w) {
   if (w->err.code) {
@@ -783,7 +599,7 @@ int hfg_writer_finish(hfg_writer *w) {
     return w->err.code;
   }
   if (w->state != W_OPEN) return hfg_err_set(&w->err, HFG_ESTATE, "finish called twice");
-  int rc = finish_file(w);
+  int rc = hfg_w_finish_file(w);
   if (rc) {
     hfg_writer_abandon(w);
     return rc;
