@@ -3,16 +3,8 @@
 # tests/interop/ LiveTableCheck): where the quorum comes from, refusals of Kerberos/TLS
 # configurations, an unreachable quorum within the timeout, flag conflicts.
 #   bash tests/cli/hbase_client.sh HFILEGEN SOURCE_DIR
-set -u
-H=$1
-SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/prologue.sh"
 unset HBASE_CONF_DIR
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # expect NAME RC PATTERN CMD...: exit code RC and stderr matching PATTERN
 expect() {
   local name=$1 want=$2 pat=$3
