@@ -54,15 +54,12 @@ void hfg_dbe_init(hfg_dbe *e, hfg_encoding enc) {
 
 void hfg_dbe_free(hfg_dbe *e) {
   hfg_buf_free(&e->out);
-  hfg_buf_free(&e->key);
-  hfg_buf_free(&e->prev);
   hfg_buf_free(&e->rows);
 }
 
 int hfg_dbe_begin(hfg_dbe *e) {
   hfg_buf_reset(&e->out);
   hfg_buf_reset(&e->rows);
-  e->has_prev = 0;
   e->unencoded = e->encoded = 0;
   /* HFileBlockDefaultEncodingContext.prepareEncoding: the encoding id; then
    * BufferedDataBlockEncoder.startBlockEncoding: a dummy int, set at the end. */
@@ -72,46 +69,36 @@ int hfg_dbe_begin(hfg_dbe *e) {
   return 0;
 }
 
-/* Keeps c's key (and, for FAST_DIFF, its value) as the previous cell. */
-static int keep_prev(hfg_dbe *e, const hfg_cell *c, const uint8_t *key, size_t klen) {
-  size_t vlen = e->enc == HFG_ENCODING_FAST_DIFF ? c->value_len : 0;
-  hfg_buf_reset(&e->prev);
-  if (hfg_buf_reserve(&e->prev, klen + vlen)) return HFG_ENOMEM;
-  memcpy(e->prev.p, key, klen);
-  if (vlen) memcpy(e->prev.p + klen, c->value, vlen);
-  e->prev.len = klen + vlen;
-  hfg_kv_parse_key(e->prev.p, klen, &e->p);
-  e->p.value = vlen ? e->prev.p + klen : NULL;
-  e->p.value_len = c->value_len;
-  e->p.tags_len = c->tags_len;
-  e->has_prev = 1;
+int hfg_dbe_add(hfg_dbe *e, const hfg_cell *c, const uint8_t *kv, const hfg_cell *prev) {
+  size_t klen = hfg_kv_key_len(c);
+  /* KeyValue length + tags length field + tags + the 1-byte mvcc 0 */
+  size_t kv_len = 8 + klen + c->value_len + 2 + c->tags_len + 1;
+  if (e->enc == HFG_ENCODING_ROW_INDEX_V1) {
+    size_t rows_before = e->rows.len;
+    int rc = hfg_enc_row_index_cell(e, c, prev);
+    if (rc) return rc;
+    e->unencoded += kv_len;
+    e->encoded += kv_len + (e->rows.len - rows_before);
+    return 0;
+  }
+  size_t room = klen + c->value_len + c->tags_len + HFG_DBE_CELL_SLACK;
+  if (e->out.cap - e->out.len < room && hfg_buf_reserve(&e->out, room)) return HFG_ENOMEM;
+  uint8_t *o = e->out.p + e->out.len, *end;
+  const uint8_t *key = kv + 8;
+  switch (e->enc) {
+    case HFG_ENCODING_PREFIX: end = hfg_enc_prefix_cell(o, c, key, klen, prev); break;
+    case HFG_ENCODING_DIFF: end = hfg_enc_diff_cell(o, c, key, klen, prev); break;
+    case HFG_ENCODING_FAST_DIFF: end = hfg_enc_fast_diff_cell(o, c, key, klen, prev); break;
+    default: return HFG_EINVAL;
+  }
+  e->out.len += (size_t)(end - o);
+  e->unencoded += kv_len;
+  e->encoded += (size_t)(end - o);
   return 0;
 }
 
-int hfg_dbe_add(hfg_dbe *e, const hfg_cell *c) {
-  size_t klen = hfg_kv_key_len(c);
-  hfg_buf_reset(&e->key);
-  if (hfg_buf_reserve(&e->key, klen)) return HFG_ENOMEM;
-  hfg_kv_put_key(e->key.p, c);
-  e->key.len = klen;
-  size_t before = e->out.len, rows_before = e->rows.len;
-  int rc;
-  switch (e->enc) {
-    case HFG_ENCODING_PREFIX: rc = hfg_enc_prefix_cell(e, c, e->key.p, klen); break;
-    case HFG_ENCODING_DIFF: rc = hfg_enc_diff_cell(e, c, e->key.p, klen); break;
-    case HFG_ENCODING_FAST_DIFF: rc = hfg_enc_fast_diff_cell(e, c, e->key.p, klen); break;
-    case HFG_ENCODING_ROW_INDEX_V1: rc = hfg_enc_row_index_cell(e, c, e->key.p, klen); break;
-    default: return HFG_EINVAL;
-  }
-  if (rc) return rc;
-  /* KeyValue length + tags length field + tags + the 1-byte mvcc 0 */
-  e->unencoded += 8 + klen + c->value_len + 2 + c->tags_len + 1;
-  e->encoded += (e->out.len - before) + (e->rows.len - rows_before);
-  return keep_prev(e, c, e->key.p, klen);
-}
-
-int hfg_dbe_finish(hfg_dbe *e) {
-  if (e->enc == HFG_ENCODING_ROW_INDEX_V1) return hfg_enc_row_index_finish(e);
+int hfg_dbe_finish(hfg_dbe *e, const uint8_t *cells, size_t cells_len) {
+  if (e->enc == HFG_ENCODING_ROW_INDEX_V1) return hfg_enc_row_index_finish(e, cells, cells_len);
   if (e->unencoded > INT32_MAX) return HFG_ETOOBIG;
   /* BufferedDataBlockEncoder.endBlockEncoding: the cells' unencoded size */
   hfg_put_be32(e->out.p + 2, (uint32_t)e->unencoded);
@@ -120,14 +107,7 @@ int hfg_dbe_finish(hfg_dbe *e) {
 
 int hfg_dbe_put_cint(hfg_buf *b, uint32_t v) {
   uint8_t t[5];
-  size_t n = 0;
-  do {
-    uint8_t x = (uint8_t)(v & 0x7f);
-    v >>= 7;
-    if (v) x |= 0x80;
-    t[n++] = x;
-  } while (v);
-  return hfg_buf_append(b, t, n);
+  return hfg_buf_append(b, t, (size_t)(hfg_dbe_cint(t, v) - t));
 }
 
 static size_t common_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
@@ -164,14 +144,12 @@ int hfg_dbe_long_fits(uint64_t v) {
   return n;
 }
 
-int hfg_dbe_put_long_le(hfg_buf *b, uint64_t v, int n) {
-  uint8_t t[8];
-  for (int i = 0; i < n; i++) t[i] = (uint8_t)(v >> (8 * i));
-  return hfg_buf_append(b, t, (size_t)n);
-}
-
-int hfg_dbe_put_tail(hfg_buf *b, const hfg_cell *c) {
-  if (hfg_dbe_put_cint(b, (uint32_t)c->tags_len)) return HFG_ENOMEM;
-  if (c->tags_len && hfg_buf_append(b, c->tags, c->tags_len)) return HFG_ENOMEM;
-  return hfg_buf_put_u8(b, 0); /* mvcc (sequence id) 0 as a vlong */
+uint8_t *hfg_dbe_tail(uint8_t *p, const hfg_cell *c) {
+  p = hfg_dbe_cint(p, (uint32_t)c->tags_len);
+  if (c->tags_len) {
+    hfg_copy(p, c->tags, c->tags_len);
+    p += c->tags_len;
+  }
+  *p++ = 0; /* mvcc (sequence id) 0 as a vlong */
+  return p;
 }

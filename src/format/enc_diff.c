@@ -11,6 +11,10 @@
  */
 #include "format/dbe.h"
 
+#include <string.h>
+
+#include "util/coding.h"
+
 #define F_SAME_KEY_LEN 0x01
 #define F_SAME_VALUE_LEN 0x02
 #define F_SAME_TYPE 0x04
@@ -18,24 +22,23 @@
 #define F_TS_SHIFT 4
 #define F_TS_SIGN 0x80
 
-int hfg_enc_diff_cell(hfg_dbe *e, const hfg_cell *c, const uint8_t *key, size_t klen) {
-  hfg_buf *o = &e->out;
+uint8_t *hfg_enc_diff_cell(uint8_t *o, const hfg_cell *c, const uint8_t *key, size_t klen,
+                           const hfg_cell *p) {
   unsigned flag = 0;
   size_t common = 0;
   uint64_t ts = (uint64_t)c->timestamp, diff = 0;
   int ts_bytes, diff_bytes = 0;
-  if (!e->has_prev) {
+  if (!p) {
     if (c->timestamp < 0) {
       flag |= F_TS_SIGN;
       ts = 0 - ts;
     }
     ts_bytes = hfg_dbe_long_fits(ts);
     flag |= (unsigned)(ts_bytes - 1) << F_TS_SHIFT;
-    if (hfg_buf_put_u8(o, (uint8_t)c->family_len) ||
-        hfg_buf_append(o, c->family, c->family_len))
-      return HFG_ENOMEM;
+    *o++ = (uint8_t)c->family_len;
+    hfg_copy(o, c->family, c->family_len);
+    o += c->family_len;
   } else {
-    const hfg_cell *p = &e->p;
     common = hfg_dbe_common_prefix(c, p, 0);
     if (klen == 12 + p->row_len + p->family_len + p->qualifier_len) flag |= F_SAME_KEY_LEN;
     if (c->value_len == p->value_len) flag |= F_SAME_VALUE_LEN;
@@ -55,24 +58,23 @@ int hfg_enc_diff_cell(hfg_dbe *e, const hfg_cell *c, const uint8_t *key, size_t 
       if (neg_ts) flag |= F_TS_SIGN;
     }
   }
-  if (hfg_buf_put_u8(o, (uint8_t)flag)) return HFG_ENOMEM;
-  if (!(flag & F_SAME_KEY_LEN) && hfg_dbe_put_cint(o, (uint32_t)klen)) return HFG_ENOMEM;
-  if (!(flag & F_SAME_VALUE_LEN) && hfg_dbe_put_cint(o, (uint32_t)c->value_len))
-    return HFG_ENOMEM;
-  if (hfg_dbe_put_cint(o, (uint32_t)common)) return HFG_ENOMEM;
+  *o++ = (uint8_t)flag;
+  if (!(flag & F_SAME_KEY_LEN)) o = hfg_dbe_cint(o, (uint32_t)klen);
+  if (!(flag & F_SAME_VALUE_LEN)) o = hfg_dbe_cint(o, (uint32_t)c->value_len);
+  o = hfg_dbe_cint(o, (uint32_t)common);
   size_t row_end = 2 + c->row_len;
   if (common < row_end) { /* the rest of the row (with its length), no family, the qualifier */
-    if (hfg_buf_append(o, key + common, row_end - common) ||
-        hfg_buf_append(o, c->qualifier, c->qualifier_len))
-      return HFG_ENOMEM;
+    hfg_copy(o, key + common, row_end - common);
+    o += row_end - common;
+    hfg_copy(o, c->qualifier, c->qualifier_len);
+    o += c->qualifier_len;
   } else {
     size_t cq = common - row_end - (1 + c->family_len);
-    if (hfg_buf_append(o, c->qualifier + cq, c->qualifier_len - cq)) return HFG_ENOMEM;
+    hfg_copy(o, c->qualifier + cq, c->qualifier_len - cq);
+    o += c->qualifier_len - cq;
   }
-  int rc = flag & F_TS_DIFF ? hfg_dbe_put_long_le(o, diff, diff_bytes)
-                            : hfg_dbe_put_long_le(o, ts, ts_bytes);
-  if (rc) return HFG_ENOMEM;
-  if (!(flag & F_SAME_TYPE) && hfg_buf_put_u8(o, c->type)) return HFG_ENOMEM;
-  if (hfg_buf_append(o, c->value, c->value_len)) return HFG_ENOMEM;
-  return hfg_dbe_put_tail(o, c);
+  o = flag & F_TS_DIFF ? hfg_dbe_long_le(o, diff, diff_bytes) : hfg_dbe_long_le(o, ts, ts_bytes);
+  if (!(flag & F_SAME_TYPE)) *o++ = c->type;
+  hfg_copy(o, c->value, c->value_len);
+  return hfg_dbe_tail(o + c->value_len, c);
 }

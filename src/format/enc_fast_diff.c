@@ -21,16 +21,18 @@
 #define F_SAME_TYPE 0x20
 #define F_SAME_VALUE 0x40
 
-int hfg_enc_fast_diff_cell(hfg_dbe *e, const hfg_cell *c, const uint8_t *key, size_t klen) {
-  hfg_buf *o = &e->out;
-  if (!e->has_prev) {
-    if (hfg_buf_put_u8(o, 0) || hfg_dbe_put_cint(o, (uint32_t)klen) ||
-        hfg_dbe_put_cint(o, (uint32_t)c->value_len) || hfg_dbe_put_cint(o, 0) ||
-        hfg_buf_append(o, key, klen) || hfg_buf_append(o, c->value, c->value_len))
-      return HFG_ENOMEM;
-    return hfg_dbe_put_tail(o, c);
+uint8_t *hfg_enc_fast_diff_cell(uint8_t *o, const hfg_cell *c, const uint8_t *key, size_t klen,
+                                const hfg_cell *p) {
+  if (!p) {
+    *o++ = 0;
+    o = hfg_dbe_cint(o, (uint32_t)klen);
+    o = hfg_dbe_cint(o, (uint32_t)c->value_len);
+    *o++ = 0; /* common: 0 */
+    hfg_copy(o, key, klen);
+    o += klen;
+    hfg_copy(o, c->value, c->value_len);
+    return hfg_dbe_tail(o + c->value_len, c);
   }
-  const hfg_cell *p = &e->p;
   unsigned flag = 0;
   size_t common = hfg_dbe_common_prefix(c, p, 0);
   if (klen == 12 + p->row_len + p->family_len + p->qualifier_len) flag |= F_SAME_KEY_LEN;
@@ -45,22 +47,27 @@ int hfg_enc_fast_diff_cell(hfg_dbe *e, const hfg_cell *c, const uint8_t *key, si
   if (c->value_len == p->value_len &&
       (c->value_len == 0 || memcmp(c->value, p->value, c->value_len) == 0))
     flag |= F_SAME_VALUE;
-  if (hfg_buf_put_u8(o, (uint8_t)flag)) return HFG_ENOMEM;
-  if (!(flag & F_SAME_KEY_LEN) && hfg_dbe_put_cint(o, (uint32_t)klen)) return HFG_ENOMEM;
-  if (!(flag & F_SAME_VALUE_LEN) && hfg_dbe_put_cint(o, (uint32_t)c->value_len))
-    return HFG_ENOMEM;
-  if (hfg_dbe_put_cint(o, (uint32_t)common)) return HFG_ENOMEM;
+  *o++ = (uint8_t)flag;
+  if (!(flag & F_SAME_KEY_LEN)) o = hfg_dbe_cint(o, (uint32_t)klen);
+  if (!(flag & F_SAME_VALUE_LEN)) o = hfg_dbe_cint(o, (uint32_t)c->value_len);
+  o = hfg_dbe_cint(o, (uint32_t)common);
   size_t row_end = 2 + c->row_len;
   if (common < row_end) {
-    if (hfg_buf_append(o, key + common, row_end - common) ||
-        hfg_buf_append(o, c->qualifier, c->qualifier_len))
-      return HFG_ENOMEM;
+    hfg_copy(o, key + common, row_end - common);
+    o += row_end - common;
+    hfg_copy(o, c->qualifier, c->qualifier_len);
+    o += c->qualifier_len;
   } else {
     size_t cq = common - row_end - (1 + c->family_len);
-    if (hfg_buf_append(o, c->qualifier + cq, c->qualifier_len - cq)) return HFG_ENOMEM;
+    hfg_copy(o, c->qualifier + cq, c->qualifier_len - cq);
+    o += c->qualifier_len - cq;
   }
-  if (hfg_buf_append(o, ts + tsc, 8 - tsc)) return HFG_ENOMEM;
-  if (!(flag & F_SAME_TYPE) && hfg_buf_put_u8(o, c->type)) return HFG_ENOMEM;
-  if (!(flag & F_SAME_VALUE) && hfg_buf_append(o, c->value, c->value_len)) return HFG_ENOMEM;
-  return hfg_dbe_put_tail(o, c);
+  hfg_copy(o, ts + tsc, 8 - tsc);
+  o += 8 - tsc;
+  if (!(flag & F_SAME_TYPE)) *o++ = c->type;
+  if (!(flag & F_SAME_VALUE)) {
+    hfg_copy(o, c->value, c->value_len);
+    o += c->value_len;
+  }
+  return hfg_dbe_tail(o, c);
 }

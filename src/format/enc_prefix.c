@@ -8,13 +8,18 @@
  */
 #include "format/dbe.h"
 
-int hfg_enc_prefix_cell(hfg_dbe *e, const hfg_cell *c, const uint8_t *key, size_t klen) {
-  size_t common = e->has_prev ? hfg_dbe_common_prefix(c, &e->p, 1) : 0;
-  if (hfg_dbe_put_cint(&e->out, (uint32_t)(klen - common)) ||
-      hfg_dbe_put_cint(&e->out, (uint32_t)c->value_len) ||
-      hfg_dbe_put_cint(&e->out, (uint32_t)common) ||
-      hfg_buf_append(&e->out, key + common, klen - common) ||
-      hfg_buf_append(&e->out, c->value, c->value_len))
-    return HFG_ENOMEM;
-  return hfg_dbe_put_tail(&e->out, c);
+#include <string.h>
+
+#include "util/coding.h"
+
+uint8_t *hfg_enc_prefix_cell(uint8_t *o, const hfg_cell *c, const uint8_t *key, size_t klen,
+                             const hfg_cell *p) {
+  size_t common = p ? hfg_dbe_common_prefix(c, p, 1) : 0;
+  o = hfg_dbe_cint(o, (uint32_t)(klen - common));
+  o = hfg_dbe_cint(o, (uint32_t)c->value_len);
+  o = hfg_dbe_cint(o, (uint32_t)common);
+  hfg_copy(o, key + common, klen - common);
+  o += klen - common;
+  hfg_copy(o, c->value, c->value_len);
+  return hfg_dbe_tail(o + c->value_len, c);
 }

@@ -89,11 +89,14 @@ int hfg_w_write_inline_blocks(hfg_writer *w, int closing) {
 }
 
 /* Points w->last's parts at a copy of the last key (lengths unchanged). */
-static void repoint_last(hfg_writer *w, const uint8_t *key) {
-  w->last.row = key + 2;
-  w->last.family = w->last.row + w->last.row_len + 1;
-  w->last.qualifier = w->last.family + w->last.family_len;
+/* Points c's row, family and qualifier into its flat key. */
+static inline void repoint_cell(hfg_cell *c, const uint8_t *key) {
+  c->row = key + 2;
+  c->family = c->row + c->row_len + 1;
+  c->qualifier = c->family + c->family_len;
 }
+
+static void repoint_last(hfg_writer *w, const uint8_t *key) { repoint_cell(&w->last, key); }
 
 static int submit_data_block(hfg_writer *w);
 
@@ -111,7 +114,7 @@ static int data_block_written(hfg_writer *w, uint64_t off, const hfg_block_info 
 int hfg_w_finish_data_block(hfg_writer *w) {
   if (w->block.len == 0) return 0;
   if (w->dbe) { /* the encoded payload, built as the cells were laid (format/dbe.h) */
-    int rc = hfg_dbe_finish(w->dbe);
+    int rc = hfg_dbe_finish(w->dbe, w->block.p, w->block.len);
     if (rc) return hfg_err_set(&w->err, rc, "data block encoding: %s", hfg_strerror(rc));
   }
   hfg_cell right, left;
@@ -472,8 +475,17 @@ static int place_cell(hfg_writer *w, const hfg_cell *c, int dup) {
 static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
                             const hfg_cell *c, int same_put) {
   if (w->dbe) {
-    int rc = w->block.len == 0 ? hfg_dbe_begin(w->dbe) : 0;
-    if (!rc) rc = hfg_dbe_add(w->dbe, c);
+    /* the encoder reads the cell as laid here and the block's previous cell
+     * (w->last, its key at last_key_off and its value after it) in place */
+    int rc;
+    if (w->block.len == 0) {
+      if (!(rc = hfg_dbe_begin(w->dbe))) rc = hfg_dbe_add(w->dbe, c, cell, NULL);
+    } else {
+      hfg_cell prev = w->last;
+      repoint_cell(&prev, w->block.p + w->last_key_off);
+      prev.value = w->block.p + w->last_key_off + w->last_key_len;
+      rc = hfg_dbe_add(w->dbe, c, cell, &prev);
+    }
     if (rc) return hfg_err_set(&w->err, rc, "data block encoding: %s", hfg_strerror(rc));
   }
   w->block.len += cell_len;
@@ -481,6 +493,7 @@ static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_
   w->last_key_off = (size_t)(cell + 8 - w->block.p);
   w->last_key_len = key_len;
   w->last.qualifier_len = c->qualifier_len;
+  w->last.value_len = c->value_len;
   if (!same_put) {
     w->last.row_len = c->row_len;
     w->last.family_len = c->family_len;
