@@ -22,7 +22,7 @@ static int flag_given(int argc, char **argv, const char *flag) {
   return 0;
 }
 
-/* A --family-option FAMILY:KEY=... (or its data_block_encoding spelling) for this family. */
+/* A --family-option FAMILY:KEY=... (or its alias spelling) for this family. */
 static int family_option_given(const hfg_build_options *o, const char *fam, const char *key,
                                const char *alias) {
   size_t fl = strlen(fam);
@@ -83,7 +83,11 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
     b->name = f->name;
     const char *codec = cli_hbase_codec(&lv->hb, f), *bloom = cli_hbase_bloom(f);
     char bloom_name[32];
-    if (!codec_given) {
+    /* a --family-option for this family wins over the table as the flag does */
+    int fcodec = codec_given || family_option_given(o, f->name, "codec", NULL);
+    int fbloom = bloom_given || family_option_given(o, f->name, "bloom", NULL);
+    int fblock = block_given || family_option_given(o, f->name, "block-size", "block_size");
+    if (!fcodec) {
       if (!codec || hfg_codec_parse(codec, &b->codec)) {
         fprintf(stderr,
                 "hfilegen %s: table '%s' family '%s' has COMPRESSION %s, which hfilegen does "
@@ -94,7 +98,7 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
       }
       b->has_codec = 1;
     }
-    if (!bloom_given) {
+    if (!fbloom) {
       int ok = bloom && !hfg_bloom_type_parse(bloom, &b->bloom);
       if (ok && b->bloom == HFG_BLOOM_ROWPREFIX) { /* its prefix length from the family */
         b->bloom_prefix_length = cli_hbase_bloom_prefix_length(f);
@@ -128,15 +132,17 @@ int cli_build_live_apply(cli_build_live *lv, hfg_build_options *o, int argc, cha
       }
       b->has_encoding = 1;
     }
+    char block[32];
+    if (fblock && !block_given) snprintf(block, sizeof block, "(command line)");
+    else snprintf(block, sizeof block, "%u%s", block_given ? o->hfile.block_size : f->block_size,
+                  block_given ? " (command line)" : "");
     if (!cli_quiet)
       fprintf(stderr,
-              "hfilegen %s: table '%s' family '%s': codec %s, bloom %s, block size %u%s, "
+              "hfilegen %s: table '%s' family '%s': codec %s, bloom %s, block size %s, "
               "encoding %s\n",
               cmd, lv->hb.table, f->name,
-              codec_given ? "(command line)" : codec ? codec : f->compression,
-              bloom_given ? "(command line)" : bloom ? bloom : f->bloom,
-              block_given ? o->hfile.block_size : f->block_size,
-              block_given ? " (command line)" : "",
+              fcodec ? "(command line)" : codec ? codec : f->compression,
+              fbloom ? "(command line)" : bloom ? bloom : f->bloom, block,
               enc_given || fam_enc_given ? "(command line)"
               : enc_ok                   ? hfg_encoding_name(b->encoding)
                                           : f->encoding);

@@ -165,6 +165,15 @@ public final class LiveTableCheck {
       .setDataBlockEncoding(DataBlockEncoding.ROW_INDEX_V1).build());
     admin.createTable(tdb.build(), splitKeys());
     util.waitUntilAllRegionsAssigned(TableName.valueOf(TABLE));
+    // a family whose COMPRESSION hfilegen does not write (BZIP2; without native libhadoop
+    // HBase cannot compress with it either, so the table skips the codec sanity check)
+    TableName bz = TableName.valueOf("live_bzip2");
+    admin.createTable(TableDescriptorBuilder.newBuilder(bz).setValue("hbase.table.sanity.checks",
+      "false")
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("z"))
+        .setCompressionType(Compression.Algorithm.BZIP2).setBlocksize(4096).build()).build(),
+      new byte[][] {Bytes.toBytes("k05000")});
+    util.waitUntilAllRegionsAssigned(bz);
     TableName dis = TableName.valueOf("live_disabled");
     admin.createTable(TableDescriptorBuilder.newBuilder(dis)
       .setColumnFamily(ColumnFamilyDescriptorBuilder.of("f")).build(),
@@ -556,6 +565,28 @@ public final class LiveTableCheck {
     rows = lerr == null ? countRows(util) : -1;
     check("the rebuild bulk-loads with fail.if.need.split.hfile", lerr == null && rows == ROWS,
       lerr != null ? lerr : rows + " rows, want " + ROWS);
+
+    // 5b. a family codec hfilegen does not write: refused, then chosen per family
+    String[] bzArgs = {h, "build", "--table", "live_bzip2", "--zookeeper", zk, "--rowkey", "{id}",
+      "--family", "z", "--timestamp", Long.toString(TS), "--out", null, csv.toString()};
+    Path outBz = work.resolve("out-bz");
+    bzArgs[bzArgs.length - 2] = outBz.toString();
+    r = run(work, bzArgs);
+    check("build --table refuses a family with COMPRESSION BZIP2, naming the way out", r.rc == 1
+      && r.err.contains("family 'z' has COMPRESSION BZIP2")
+      && r.err.contains("--family-option z:codec=") && !Files.exists(outBz.resolve("_SUCCESS")),
+      r.toString());
+    List<String> bzo = new ArrayList<>(Arrays.asList(bzArgs));
+    bzo.addAll(bzo.size() - 1, Arrays.asList("--family-option", "z:codec=gz",
+      "--family-option", "z:block-size=16k"));
+    FileUtil.fullyDelete(outBz.toFile());
+    r = run(work, bzo.toArray(new String[0]));
+    List<Path> bzFiles = r.rc == 0 ? hfiles(outBz) : new ArrayList<>();
+    String bzSet = bzFiles.isEmpty() ? "" : settingsOf(conf, bzFiles.get(0), new byte[2][]);
+    check("--family-option z:codec=gz (and z:block-size=16k) is taken instead of the table's "
+      + "BZIP2, as the message says", r.rc == 0 && bzFiles.size() == 2
+      && r.err.contains("family 'z': codec (command line), bloom row, block size (command line)")
+      && bzSet.startsWith("gz,"), bzSet + "; " + r);
 
     // 6. clear errors in bounded time
     r = run(work, h, "splits", "--table", "live_disabled", "--zookeeper", zk);
