@@ -92,6 +92,31 @@ def section(P, h, work, runs, gens, probe, writers, main_g, tgt):
       "partition, sort, encode, compress, checksum, fsync, publish) on all the rows.")
     P("")
 
+    # What the target leaves: at TARGET x, the whole job may spend rows / (TARGET x HBase's
+    # rows per CPU-s); LZ4 on the encoded bytes (the same bytes HBase compresses: SameBytes)
+    # takes its part of that whatever the rest costs.
+    budget_rows = []
+    for e in ENCODINGS:
+        g, j, pr = enc_g.get(e), jw.get(e), enc_probe.get(e)
+        if g and j and pr and pr.get("lz4_1t_median_mbs"):
+            budget = g.rows / (TARGET * j["rows"] / j["pcpu"])
+            lz = pr["kv_bytes"] / 1e6 / pr["lz4_1t_median_mbs"]
+            budget_rows.append((e, budget, lz, g.cpu))
+    if budget_rows:
+        P(f"What the ≥ {TARGET:.0f}× target leaves for the whole job, in CPU seconds: the budget is "
+          f"the rows ÷ ({TARGET:.0f} × HBase's loop's rows per CPU-s); LZ4 alone is the bytes into "
+          "the codec at the 1-thread LZ4 rate measured on them (probe_limits), the same bytes "
+          "HBase's writer compresses; the rest (parse, key, sort, layout, bloom, CRC, writes, "
+          "the kernel) must fit in what is left.")
+        P("")
+        P("| encoding | budget CPU s | LZ4 alone CPU s | LZ4 share of the budget | left for the "
+          "rest | hfilegen CPU s | hfilegen's rest today |")
+        P("|---|---|---|---|---|---|---|")
+        for e, budget, lz, cpu in budget_rows:
+            P(f"| {e} | {fmt(budget, 2)} | {fmt(lz, 2)} | {100 * lz / budget:.0f}% | "
+              f"{fmt(budget - lz, 2)} | {fmt(cpu, 2)} | {fmt(cpu - lz, 2)} |")
+        P("")
+
     P("Limit model on the encoded bytes: the codec now compresses the encoded blocks, so the "
       "CPU stage is their bytes at the LZ4 rate measured on them (2 threads) plus CRC32C of the "
       "output; the disk stage is as for NONE. Encoding itself is hfilegen's own work, not a "
