@@ -496,8 +496,8 @@ def main():
         P(f"- hfilegen ≥ 20× ImportTsv bulk output (lz4, wall): {tgt[('importtsv', 'lz4')]:.1f}× — "
           f"{verdict(tgt[('importtsv', 'lz4')] >= 20)}.")
     if ("limit", "lz4") in tgt:
-        P(f"- ≥ 70% of the limit model when the input fits (lz4): "
-          f"{100 * tgt[('limit', 'lz4')]:.0f}% — {verdict(tgt[('limit', 'lz4')] >= 0.7)}.")
+        P(f"- ≥ 60% of the limit model when the input fits (lz4; issue #15, 70% before it): "
+          f"{100 * tgt[('limit', 'lz4')]:.0f}% — {verdict(tgt[('limit', 'lz4')] >= 0.6)}.")
     if ("limit_spill", "lz4") in tgt:
         P(f"- ≥ 50% of the limit model when the sort spills (lz4): "
           f"{100 * tgt[('limit_spill', 'lz4')]:.0f}% — {verdict(tgt[('limit_spill', 'lz4')] >= 0.5)}.")
