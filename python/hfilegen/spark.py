@@ -25,7 +25,7 @@ import sys
 
 import numpy as np
 
-from hfilegen.core import Job, HfilegenError
+from hfilegen.core import Job, HfilegenError, job_inputs
 from hfilegen import driver as drv
 
 META = -1  # region of the rows that carry a file's rejects and counters
@@ -76,9 +76,12 @@ def _read_tasks(job, split_size):
     and line numbers as build's), so that every range's records, lines and numbers are those
     of the whole file's read."""
     tasks = []
+    # the dump formats (3 and up: mysql, pg-text, pg-csv) are read whole, one task a file:
+    # a byte range starts a CSV/TSV part only (as build's parallel ingest reads dumps whole)
+    dump = job_inputs(job.args)["format"] >= 3
     for i, path in enumerate(job.inputs):
         big = False
-        if split_size and path != "-" and os.path.isfile(path) and \
+        if split_size and not dump and path != "-" and os.path.isfile(path) and \
                 os.path.getsize(path) >= 2 * split_size:
             with open(path, "rb") as f:
                 head = f.read(6)

@@ -135,3 +135,45 @@ def test_hard_jobs_through_bindings(tmp_path, jobname, tsflag):
     assert sorted(t1) == sorted(t2)
     for k in t1:
         assert t1[k] == t2[k], k
+
+
+DUMPS = {  # SQL dumps with NULLs, escapes, a NULL key and a bad escape (rejects)
+    "mysql": ("my.txt", ["--columns", "id,a,b"],
+              b"1\ta\\\tb\t\\N\n2\t\\N\tx\\\ny\n\\N\tz\tw\n7\t\\\\N\tq\n3\t\tend\\"),
+    "pg-text": ("pg.txt", ["--columns", "id,a,b"],
+                b"1\t\\N\t\n2\t\\\\N\tx\\ty\n\\N\tk\tv\n4\t\\101\\x42\t\\N\n"),
+    "pg-csv": ("pg.csv", [], b'id,a,b\n1,,""\n2,"x\ny",\n,k,v\n'),
+    "csv-null": ("n.csv", ["--null-string", "\\N"], b'id,a,b\n1,\\N,"\\N"\n\\N,a,b\n5,c,d\n'),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(DUMPS))
+def test_dumps_through_bindings(tmp_path, fmt):
+    """SQL dumps (NULL = no cell, a NULL key rejected, the servers' escapes) and
+    --null-string through the batch API: build's bytes, rejects and counts."""
+    name, extra, data = DUMPS[fmt]
+    (tmp_path / name).write_bytes(data)
+    os.chdir(tmp_path)
+    args = ["--rowkey", "{id}", "--timestamp", "1", "--max-rejects", "10"] + extra + [name]
+    if fmt != "csv-null":
+        args = ["--format", fmt] + args
+    cli, py = str(tmp_path / "cli"), str(tmp_path / "py")
+    subprocess.check_call([HFG, "build"] + args + ["--out", cli, "-q"])
+    s = run_local(args + ["--out", py])
+    assert s["null_values"] > 0 and s["records_rejected"] >= 1
+    assert tree(cli) == tree(py)
+
+
+def test_dump_is_read_whole_by_spark_tasks(tmp_path):
+    """--split-size cuts a big CSV at record starts, never a dump (byte ranges are for
+    CSV/TSV: a range read of a dump would fail the task)."""
+    from hfilegen.spark import _read_tasks
+    rows = b"".join(b"%d\tvalue\\\tx\t\\N\n" % i for i in range(1, 3001))
+    (tmp_path / "d.txt").write_bytes(rows)
+    (tmp_path / "c.csv").write_bytes(b"id,a,b\n" + rows.replace(b"\t", b","))
+    os.chdir(tmp_path)
+    common = ["--rowkey", "{id}", "--out", str(tmp_path / "o"), "--timestamp", "1"]
+    dump = hfilegen.Job(["--format", "mysql", "--columns", "id,a,b"] + common + ["d.txt"])
+    assert _read_tasks(dump, 4096) == [(0, -1, 0, 0, 0)]
+    csv = hfilegen.Job(common + ["c.csv"])
+    assert len(_read_tasks(csv, 4096)) > 2

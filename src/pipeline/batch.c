@@ -61,11 +61,11 @@ int hfg_batch_open(const hfg_build_options *o, int64_t ts, hfg_batch **out, char
     rc = fail(j, HFG_EINVAL, "build needs inputs, a rowkey and an output directory");
     goto done;
   }
-  /* what the batch keying does not carry yet: SQL NULLs (dump formats, --null-string) and
-   * database inputs; refused rather than written differently from hfg_build_run */
-  if (o->format >= HFG_BUILD_MYSQL || o->null_string || o->check_column) {
-    rc = fail(j, HFG_EINVAL, "dump formats, --null-string and --incremental are not supported "
-                             "by the batch API (Spark) yet: use hfilegen build");
+  /* what the batch pieces do not carry: database inputs and their incremental state;
+   * refused rather than written differently from hfg_build_run */
+  if (o->check_column) {
+    rc = fail(j, HFG_EINVAL, "--incremental is not supported by the batch API (Spark): use "
+                             "hfilegen build");
     goto done;
   }
   for (size_t i = 0; i < o->ninputs; i++)
@@ -263,6 +263,8 @@ static int read_records(hfg_batch *b, size_t file, hfg_record_reader *rr, uint64
                         hfg_batch_out **out) {
   hfg_record rec;
   int rc;
+  /* SQL NULLs: the dump formats and --null-string make them (as hfg_build_nulls_possible) */
+  const int nulls = b->o.format >= HFG_BUILD_MYSQL || b->o.null_string != NULL;
   while ((rc = hfg_record_reader_next(rr, &rec)) != 0) {
     if (rc < 0 && rc != HFG_EPARSE) {
       berr(b, rc, "%s", hfg_record_reader_errmsg(rr));
@@ -275,7 +277,7 @@ static int read_records(hfg_batch *b, size_t file, hfg_record_reader *rr, uint64
                       (const uint8_t *)rec.raw, rec.raw_len);
     } else {
       rc = key_record(b, rec.fields, rec.nfields, rec.file, file, rec.line, order,
-                      (const uint8_t *)rec.raw, rec.raw_len, 0);
+                      (const uint8_t *)rec.raw, rec.raw_len, nulls);
     }
     if (rc) {
       berr(b, rc, "%s", "out of memory");
