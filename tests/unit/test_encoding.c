@@ -29,21 +29,27 @@ static hfg_cell cell(const char *row, const char *q, int64_t ts, uint8_t type, c
   return c;
 }
 
-/* Encodes the cells as one block and compares the payload with want (hex). */
-static void vec(hfg_encoding enc, const hfg_cell *cs, size_t n, const char *want) {
-  hfg_dbe e;
-  hfg_dbe_init(&e, enc);
-  CHECK(hfg_dbe_begin(&e) == 0);
+/* Encodes the cells as one block into e (initialised here), each handed over as
+ * the writer lays it, with the block's previous cell. */
+static void encode_block(hfg_dbe *e, hfg_encoding enc, const hfg_cell *cs, size_t n) {
+  hfg_dbe_init(e, enc);
+  CHECK(hfg_dbe_begin(e) == 0);
   hfg_buf kvs = HFG_BUF_INIT; /* the cells as the writer lays them, one after the other */
   for (size_t i = 0; i < n; i++) {
     size_t at = kvs.len, len = hfg_kv_cell_len(&cs[i]);
     CHECK(hfg_buf_reserve(&kvs, len) == 0);
     hfg_kv_put_cell(kvs.p + at, &cs[i]);
     kvs.len += len;
-    CHECK(hfg_dbe_add(&e, &cs[i], kvs.p + at, i ? &cs[i - 1] : NULL) == 0);
+    CHECK(hfg_dbe_add(e, &cs[i], kvs.p + at, i ? &cs[i - 1] : NULL) == 0);
   }
-  CHECK(hfg_dbe_finish(&e, kvs.p, kvs.len) == 0);
+  CHECK(hfg_dbe_finish(e, kvs.p, kvs.len) == 0);
   hfg_buf_free(&kvs);
+}
+
+/* Encodes the cells as one block and compares the payload with want (hex). */
+static void vec(hfg_encoding enc, const hfg_cell *cs, size_t n, const char *want) {
+  hfg_dbe e;
+  encode_block(&e, enc, cs, n);
   char got[4096];
   hex_of(e.out.p, e.out.len < 2000 ? e.out.len : 2000, got);
   if (strcmp(got, want)) {
@@ -214,21 +220,10 @@ static void writer_vs_encoder(hfg_encoding enc) {
   CHECK(n > 33 && memcmp(p, "DATABLKE", 8) == 0);
   size_t plen = hfg_get_be32(p + 12); /* uncompressedSizeWithoutHeader (codec NONE) */
   hfg_dbe e;
-  hfg_dbe_init(&e, enc);
-  CHECK(hfg_dbe_begin(&e) == 0);
-  hfg_buf kvs = HFG_BUF_INIT;
-  for (size_t i = 0; i < 6; i++) {
-    size_t at = kvs.len, len = hfg_kv_cell_len(&cs[i]);
-    CHECK(hfg_buf_reserve(&kvs, len) == 0);
-    hfg_kv_put_cell(kvs.p + at, &cs[i]);
-    kvs.len += len;
-    CHECK(hfg_dbe_add(&e, &cs[i], kvs.p + at, i ? &cs[i - 1] : NULL) == 0);
-  }
-  CHECK(hfg_dbe_finish(&e, kvs.p, kvs.len) == 0);
+  encode_block(&e, enc, cs, 6);
   CHECK(n >= 33 + plen && plen == e.out.len && memcmp(p + 33, e.out.p, plen) == 0);
   if (plen != e.out.len || memcmp(p + 33, e.out.p, plen))
     fprintf(stderr, "  %s: the writer's block differs from the encoder's\n", hfg_encoding_name(enc));
-  hfg_buf_free(&kvs);
   hfg_dbe_free(&e);
   hfg_writer_free(w);
 }
