@@ -153,3 +153,20 @@ uint8_t *hfg_dbe_tail(uint8_t *p, const hfg_cell *c) {
   *p++ = 0; /* mvcc (sequence id) 0 as a vlong */
   return p;
 }
+
+uint8_t *hfg_dbe_diff_key(uint8_t *o, const hfg_cell *c, const uint8_t *key, size_t klen,
+                          size_t common, int with_klen, int with_vlen) {
+  if (with_klen) o = hfg_dbe_cint(o, (uint32_t)klen);
+  if (with_vlen) o = hfg_dbe_cint(o, (uint32_t)c->value_len);
+  o = hfg_dbe_cint(o, (uint32_t)common);
+  size_t row_end = 2 + c->row_len;
+  if (common < row_end) {
+    hfg_copy(o, key + common, row_end - common);
+    o += row_end - common;
+    hfg_copy(o, c->qualifier, c->qualifier_len);
+    return o + c->qualifier_len;
+  }
+  size_t cq = common - row_end - (1 + c->family_len);
+  hfg_copy(o, c->qualifier + cq, c->qualifier_len - cq);
+  return o + c->qualifier_len - cq;
+}

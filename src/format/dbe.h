@@ -72,6 +72,12 @@ static inline uint8_t *hfg_dbe_long_le(uint8_t *p, uint64_t v, int n) {
 }
 /* afterEncodingKeyValue: tagsLength (compressed int), tags, mvcc vlong 0. */
 uint8_t *hfg_dbe_tail(uint8_t *p, const hfg_cell *c);
+/* DIFF and FAST_DIFF after the flag: [cint keyLength] [cint valueLength]
+ * cint(common), then the key's part after the common prefix without the family
+ * and without the timestamp and type: the rest of the row (with its length) and
+ * the whole qualifier, or, when the row is common, the rest of the qualifier. */
+uint8_t *hfg_dbe_diff_key(uint8_t *o, const hfg_cell *c, const uint8_t *key, size_t klen,
+                          size_t common, int with_klen, int with_vlen);
 
 /* The encoders write one cell at o (room for klen + value + tags +
  * HFG_DBE_CELL_SLACK bytes is there) and return the end. key: c's flat key

@@ -59,20 +59,8 @@ uint8_t *hfg_enc_diff_cell(uint8_t *o, const hfg_cell *c, const uint8_t *key, si
     }
   }
   *o++ = (uint8_t)flag;
-  if (!(flag & F_SAME_KEY_LEN)) o = hfg_dbe_cint(o, (uint32_t)klen);
-  if (!(flag & F_SAME_VALUE_LEN)) o = hfg_dbe_cint(o, (uint32_t)c->value_len);
-  o = hfg_dbe_cint(o, (uint32_t)common);
-  size_t row_end = 2 + c->row_len;
-  if (common < row_end) { /* the rest of the row (with its length), no family, the qualifier */
-    hfg_copy(o, key + common, row_end - common);
-    o += row_end - common;
-    hfg_copy(o, c->qualifier, c->qualifier_len);
-    o += c->qualifier_len;
-  } else {
-    size_t cq = common - row_end - (1 + c->family_len);
-    hfg_copy(o, c->qualifier + cq, c->qualifier_len - cq);
-    o += c->qualifier_len - cq;
-  }
+  o = hfg_dbe_diff_key(o, c, key, klen, common, !(flag & F_SAME_KEY_LEN),
+                       !(flag & F_SAME_VALUE_LEN));
   o = flag & F_TS_DIFF ? hfg_dbe_long_le(o, diff, diff_bytes) : hfg_dbe_long_le(o, ts, ts_bytes);
   if (!(flag & F_SAME_TYPE)) *o++ = c->type;
   hfg_copy(o, c->value, c->value_len);

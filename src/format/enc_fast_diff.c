@@ -48,20 +48,8 @@ uint8_t *hfg_enc_fast_diff_cell(uint8_t *o, const hfg_cell *c, const uint8_t *ke
       (c->value_len == 0 || memcmp(c->value, p->value, c->value_len) == 0))
     flag |= F_SAME_VALUE;
   *o++ = (uint8_t)flag;
-  if (!(flag & F_SAME_KEY_LEN)) o = hfg_dbe_cint(o, (uint32_t)klen);
-  if (!(flag & F_SAME_VALUE_LEN)) o = hfg_dbe_cint(o, (uint32_t)c->value_len);
-  o = hfg_dbe_cint(o, (uint32_t)common);
-  size_t row_end = 2 + c->row_len;
-  if (common < row_end) {
-    hfg_copy(o, key + common, row_end - common);
-    o += row_end - common;
-    hfg_copy(o, c->qualifier, c->qualifier_len);
-    o += c->qualifier_len;
-  } else {
-    size_t cq = common - row_end - (1 + c->family_len);
-    hfg_copy(o, c->qualifier + cq, c->qualifier_len - cq);
-    o += c->qualifier_len - cq;
-  }
+  o = hfg_dbe_diff_key(o, c, key, klen, common, !(flag & F_SAME_KEY_LEN),
+                       !(flag & F_SAME_VALUE_LEN));
   hfg_copy(o, ts + tsc, 8 - tsc);
   o += 8 - tsc;
   if (!(flag & F_SAME_TYPE)) *o++ = c->type;
