@@ -82,12 +82,16 @@ int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
  * the time. base moves by half or not by arithmetic on the comparison; only
  * a prefix equal to the row's (rare unless split keys share 8 bytes with
  * rows) takes the whole-key compare. */
+__attribute__((noinline, cold)) static size_t split_le_whole(const hfg_splits *s, size_t i,
+                                                             const uint8_t *row, size_t len) {
+  return hfg_bytes_cmp(s->key[i], s->len[i], row, len) <= 0;
+}
+
 static inline size_t split_le(const hfg_splits *s, size_t i, uint64_t rp, const uint8_t *row,
                               size_t len) {
   const uint64_t p = s->prefix[i];
-  size_t le = p < rp;
-  if (__builtin_expect(p == rp, 0)) le = hfg_bytes_cmp(s->key[i], s->len[i], row, len) <= 0;
-  return le;
+  if (__builtin_expect(p == rp, 0)) return split_le_whole(s, i, row, len);
+  return p < rp;
 }
 
 size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
