@@ -122,6 +122,25 @@ static inline const char *scan3(const char *p, const char *e, char a, char b, ch
   return e;
 }
 
+/* The first byte of [p, e) equal to a or b, or e: scan3 with 32-byte steps
+ * first where AVX2 is there. For TSV, whose long fields are unquoted (CSV's
+ * short unquoted fields do better without the extra setup). */
+static inline const char *scan2_wide(const char *p, const char *e, char a, char b) {
+#ifdef __AVX2__
+  if (e - p >= 32) {
+    const __m256i wa = _mm256_set1_epi8(a), wb = _mm256_set1_epi8(b);
+    do {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+      __m256i m = _mm256_or_si256(_mm256_cmpeq_epi8(x, wa), _mm256_cmpeq_epi8(x, wb));
+      unsigned mask = (unsigned)_mm256_movemask_epi8(m);
+      if (mask) return p + __builtin_ctz(mask);
+      p += 32;
+    } while (e - p >= 32);
+  }
+#endif
+  return scan3(p, e, a, b, b);
+}
+
 /* The first '"' in [p, e), or NULL; *lf += the LFs before it (all of them
  * when there is none): the closing-quote search of a quoted field, which
  * also counts its quoted newlines. */
@@ -336,22 +355,27 @@ static int parse_dialect(hfg_record_reader *r, hfg_record *rec) {
 static int parse_record(hfg_record_reader *r, hfg_record *rec) {
   const char *s = r->buf + r->pos, *e = r->buf + r->end;
   if (r->fmt == HFG_INPUT_CSV) return parse_csv(r, rec, s);
-  const char *nl = memchr(s, '\n', (size_t)(e - s));
-  if (!nl && !r->eof) return P_MORE;
-  const char *ce = nl ? nl : e; /* content end: without LF, CR LF, or final CR */
-  if (ce > s && ce[-1] == '\r') ce--;
-  const unsigned char delim = r->delim;
+  /* TSV: one pass for the delimiter or LF (scan2_wide), rather than a memchr for
+   * the line end and then one per field */
+  const char delim = (char)r->delim;
   const char *p = s;
   r->nf = 0;
   for (;;) {
-    const char *d = memchr(p, delim, (size_t)(ce - p));
-    if (!d) break;
-    ADD_FIELD(r, p, (size_t)(d - p));
-    p = d + 1;
+    const char *x = scan2_wide(p, e, delim, '\n');
+    if (x < e && *x == delim) {
+      ADD_FIELD(r, p, (size_t)(x - p));
+      p = x + 1;
+      continue;
+    }
+    if (x == e && !r->eof) return P_MORE;
+    /* content end: without LF, CR LF, or final CR (testing ce > p is
+     * testing ce > s: when ce == p > s, ce[-1] is the delimiter) */
+    const char *ce = x;
+    if (ce > p && ce[-1] == '\r') ce--;
+    ADD_FIELD(r, p, (size_t)(ce - p));
+    finish(r, rec, s, ce, x < e ? x + 1 : e, x < e ? 1 : 0);
+    return 1;
   }
-  ADD_FIELD(r, p, (size_t)(ce - p));
-  finish(r, rec, s, ce, nl ? nl + 1 : e, nl ? 1 : 0);
-  return 1;
 }
 
 /* A record has outgrown max_record: reject its first physical line. */

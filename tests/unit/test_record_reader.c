@@ -235,6 +235,60 @@ TEST(tsv_and_custom_delimiters) {
   expect_at_all_sizes(ctrl, sizeof ctrl - 1, c, "1:a|b|\n");
 }
 
+/* TSV in one pass (the delimiter or LF, 32 bytes a step with AVX2): random
+ * lines with lone CRs, quotes and commas as data, fields of 0..70 bytes
+ * (across the 16/32-byte steps), LF or CR LF, a last line without LF (and one
+ * with a final CR), must split as "the line without LF, one trailing CR
+ * dropped, cut at every TAB", at every buffer size. */
+TEST(tsv_one_pass_split) {
+  sbuf data = {0}, want = {0};
+  sb_str(&data, "");
+  sb_str(&want, "");
+  unsigned seed = 777;
+  for (int i = 0; i < 250; i++) {
+    sbuf line = {0};
+    sb_str(&line, "");
+    for (int f = 0; f < 4; f++) {
+      if (f) sb_str(&line, "\t");
+      seed = seed * 1103515245u + 12345u;
+      int len = (int)(seed >> 16) % 71;
+      for (int k = 0; k < len; k++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned c = (seed >> 16) % 13;
+        sb_str(&line, c == 0 ? "\r" : c == 1 ? "\"" : c == 2 ? "," : "x");
+      }
+    }
+    seed = seed * 1103515245u + 12345u;
+    int crlf = (seed >> 16) % 3 == 0, last = i == 249;
+    sb_add(&data, line.p, line.len);
+    if (crlf) sb_str(&data, "\r");
+    if (!last) sb_str(&data, "\n");
+    /* the expected record: one trailing CR dropped, cut at TABs */
+    size_t n = line.len + (size_t)crlf;
+    char *content = malloc(n + 1);
+    memcpy(content, line.p, line.len);
+    if (crlf) content[line.len] = '\r';
+    if (n && content[n - 1] == '\r') n--;
+    char t[32];
+    snprintf(t, sizeof t, "%d:", i + 1);
+    sb_str(&want, t);
+    for (size_t k = 0; k < n; k++) {
+      if (content[k] == '\t') sb_str(&want, "|");
+      else sb_esc(&want, content + k, 1);
+    }
+    sb_str(&want, "\n");
+    free(content);
+    free(line.p);
+  }
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  o.format = HFG_INPUT_TSV;
+  expect_at_all_sizes(data.p, data.len, o, want.p);
+  const char edge[] = "a\r\tb\r\r\n\t\r\nc\t\r"; /* data CRs; one CR of CR CR LF; final CR */
+  expect_at_all_sizes(edge, sizeof edge - 1, o, "1:a\\r|b\\r\n2:|\n3:c|\n");
+  free(data.p);
+  free(want.p);
+}
+
 TEST(bad_options) {
   const char *paths[1] = {"/nonexistent/x"};
   hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
