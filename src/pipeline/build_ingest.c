@@ -68,7 +68,7 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
   const int skip_empty = j->o->empty == HFG_EMPTY_SKIP;
   size_t need = 18 + 4 * ncols;
   for (size_t i = 0; i < ncols; i++) need += fields[cols[i].column].len;
-  if (hfg_buf_reserve(pl, need)) return HFG_ENOMEM;
+  if (pl->cap - pl->len < need && hfg_buf_reserve(pl, need)) return HFG_ENOMEM;
   uint8_t *w = pl->p + pl->len;
   hfg_put_be64(w, (uint64_t)ts);
   hfg_put_be64(w + 8, line);

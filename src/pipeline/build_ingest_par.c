@@ -342,7 +342,10 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
     int erc = HFG_EPARSE;
     if (rc != HFG_EPARSE) {
       if (u->part) {
-        erc = hfg_buf_reserve(&w->keyed, sizeof(kv_head)) ? HFG_ENOMEM : 0;
+        erc = w->keyed.cap - w->keyed.len < sizeof(kv_head) &&
+                      hfg_buf_reserve(&w->keyed, sizeof(kv_head))
+                  ? HFG_ENOMEM
+                  : 0;
         w->keyed.len += sizeof(kv_head);
       } else {
         hfg_buf_reset(&wk->payload);
@@ -380,10 +383,12 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
       continue;
     }
     kv_head h = {idx, region, (uint32_t)(w->keyed.len - at - sizeof h), (uint16_t)klen};
-    if (hfg_buf_append(&w->keyed, wk->key, klen)) {
+    if (w->keyed.cap - w->keyed.len < klen && hfg_buf_reserve(&w->keyed, klen)) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;
     }
+    hfg_copy(w->keyed.p + w->keyed.len, wk->key, klen); /* per record: no call for a short key */
+    w->keyed.len += klen;
     memcpy(w->keyed.p + at, &h, sizeof h);
   }
   hfg_record_pump_stop(pump);
