@@ -60,40 +60,59 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
   if (j->ts_column >= 0 &&
       hfg_stamp_parse(&j->stamp, &fields[j->ts_column], &ts, why, whylen))
     return HFG_EPARSE;
-  /* room for the header, every length and every text value at once */
-  size_t need = 18 + 4 * j->ncols;
-  for (size_t i = 0; i < j->ncols; i++) need += fields[j->cols[i].column].len;
-  if (hfg_buf_reserve(pl, need)) return HFG_ENOMEM;
-  hfg_put_be64(pl->p + pl->len, (uint64_t)ts);
-  hfg_put_be64(pl->p + pl->len + 8, line);
-  hfg_put_be16(pl->p + pl->len + 16, file_idx);
-  pl->len += 18;
-  for (size_t i = 0; i < j->ncols; i++) {
-    const hfg_field *f = &fields[j->cols[i].column];
-    if (f->len == 0 && (f->is_null || j->o->empty == HFG_EMPTY_SKIP)) {
-      *nulls += (uint64_t)f->is_null;
-      if (hfg_buf_put_be32(pl, ABSENT)) return HFG_ENOMEM;
+  /* room for the header, every length and every text value at once; the
+   * writes go through a local cursor (w), pl->len is set when a value takes
+   * the general path and at the end */
+  const hfg_cellcol *cols = j->cols;
+  const size_t ncols = j->ncols;
+  const int skip_empty = j->o->empty == HFG_EMPTY_SKIP;
+  size_t need = 18 + 4 * ncols;
+  for (size_t i = 0; i < ncols; i++) need += fields[cols[i].column].len;
+  if (pl->cap - pl->len < need && hfg_buf_reserve(pl, need)) return HFG_ENOMEM;
+  uint8_t *w = pl->p + pl->len;
+  hfg_put_be64(w, (uint64_t)ts);
+  hfg_put_be64(w + 8, line);
+  hfg_put_be16(w + 16, file_idx);
+  w += 18;
+  uint64_t nnull = 0;
+  for (size_t i = 0; i < ncols; i++) {
+    const hfg_field *f = &fields[cols[i].column];
+    const size_t len = f->len;
+    const size_t room = (size_t)(pl->p + pl->cap - w);
+    if (len == 0 && (f->is_null || skip_empty)) {
+      nnull += (uint64_t)f->is_null;
+      if (room < 4) {
+        pl->len = (size_t)(w - pl->p);
+        if (hfg_buf_reserve(pl, 4)) return *nulls = nnull, HFG_ENOMEM;
+        w = pl->p + pl->len;
+      }
+      hfg_put_be32(w, ABSENT);
+      w += 4;
       continue;
     }
-    if (j->cols[i].enc == HFG_VALUE_TEXT && pl->cap - pl->len >= 4 + f->len) {
+    if (cols[i].enc == HFG_VALUE_TEXT && room >= 4 + len) {
       /* the common case, without a call: the bytes as they are */
-      hfg_put_be32(pl->p + pl->len, (uint32_t)f->len);
-      hfg_copy(pl->p + pl->len + 4, (const uint8_t *)f->p, f->len);
-      pl->len += 4 + f->len;
+      hfg_put_be32(w, (uint32_t)len);
+      hfg_copy(w + 4, (const uint8_t *)f->p, len);
+      w += 4 + len;
       continue;
     }
+    pl->len = (size_t)(w - pl->p);
+    *nulls = nnull;
     size_t at = pl->len;
     if (hfg_buf_put_be32(pl, 0)) return HFG_ENOMEM;
     char err[256];
-    int rc = hfg_value_encode(j->cols[i].enc, f->p, f->len, pl, err, sizeof err);
+    int rc = hfg_value_encode(cols[i].enc, f->p, len, pl, err, sizeof err);
     if (rc == HFG_ENOMEM) return rc;
     if (rc) {
-      snprintf(why, whylen, "column %zu (%s): %s", j->cols[i].column + 1, j->cols[i].qualifier,
-               err);
+      snprintf(why, whylen, "column %zu (%s): %s", cols[i].column + 1, cols[i].qualifier, err);
       return HFG_EPARSE;
     }
     hfg_put_be32(pl->p + at, (uint32_t)(pl->len - at - 4));
+    w = pl->p + pl->len;
   }
+  pl->len = (size_t)(w - pl->p);
+  *nulls = nnull;
   return 0;
 }
 
@@ -120,7 +139,6 @@ int hfg_build_key_record(job *j, const hfg_record *rec, int nulls_possible, uint
   *nulls = 0;
   *klenp = klen;
   if (erc) return erc;
-  hfg_buf_reset(payload);
   return hfg_build_payload(j, rec->fields, rec->line, file_idx, payload, nulls, why, whylen);
 }
 
@@ -164,6 +182,7 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
     char why[512];
     size_t klen;
     uint64_t nulls = 0;
+    hfg_buf_reset(&payload);
     int erc = hfg_build_key_record(j, &rec, nulls_possible, file_index(j, rec.file), key, &klen,
                                    &payload, &nulls, why, sizeof why);
     if (erc == HFG_ENOMEM) {

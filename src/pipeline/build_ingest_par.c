@@ -109,7 +109,8 @@ typedef struct par {
   double last_progress;
 } par;
 
-/* A buffered keyed record: the header, then key and payload. */
+/* A buffered keyed record: the header, then payload and key (the payload is
+ * built in place, so it comes before the key, whose length it does not need). */
 typedef struct kv_head {
   uint64_t idx;
   uint32_t region, plen;
@@ -335,10 +336,26 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
     char why[512];
     size_t klen = 0;
     uint64_t nulls = 0;
-    int erc = rc == HFG_EPARSE ? HFG_EPARSE
-                               : hfg_build_key_record(j, &rec, p->nulls_possible, file_idx,
-                                                      wk->key, &klen, &wk->payload, &nulls,
-                                                      why, sizeof why);
+    /* a part's payload goes straight into its keyed buffer, after room for the header */
+    const size_t at = w->keyed.len;
+    hfg_buf *pl = u->part ? &w->keyed : &wk->payload;
+    int erc = HFG_EPARSE;
+    if (rc != HFG_EPARSE) {
+      if (u->part) {
+        erc = w->keyed.cap - w->keyed.len < sizeof(kv_head) &&
+                      hfg_buf_reserve(&w->keyed, sizeof(kv_head))
+                  ? HFG_ENOMEM
+                  : 0;
+        w->keyed.len += sizeof(kv_head);
+      } else {
+        hfg_buf_reset(&wk->payload);
+        erc = 0;
+      }
+      if (!erc)
+        erc = hfg_build_key_record(j, &rec, p->nulls_possible, file_idx, wk->key, &klen, pl,
+                                   &nulls, why, sizeof why);
+      if (erc && u->part) w->keyed.len = at;
+    }
     if (erc == HFG_ENOMEM || (erc == HFG_EPARSE && add_reject(w, idx, &rec,
                                                              rc == HFG_EPARSE
                                                                  ? (rec.reason ? rec.reason
@@ -365,12 +382,14 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
       }
       continue;
     }
-    kv_head h = {idx, region, (uint32_t)wk->payload.len, (uint16_t)klen};
-    if (hfg_buf_append(&w->keyed, &h, sizeof h) || hfg_buf_append(&w->keyed, wk->key, klen) ||
-        hfg_buf_append(&w->keyed, wk->payload.p, wk->payload.len)) {
+    kv_head h = {idx, region, (uint32_t)(w->keyed.len - at - sizeof h), (uint16_t)klen};
+    if (w->keyed.cap - w->keyed.len < klen && hfg_buf_reserve(&w->keyed, klen)) {
       fail(j, HFG_ENOMEM, "out of memory");
       break;
     }
+    hfg_copy(w->keyed.p + w->keyed.len, wk->key, klen); /* per record: no call for a short key */
+    w->keyed.len += klen;
+    memcpy(w->keyed.p + at, &h, sizeof h);
   }
   hfg_record_pump_stop(pump);
   hfg_record_reader_part_end(pr, &w->end_off, &w->end_line);
@@ -391,7 +410,7 @@ static int add_keyed(worker *wk, result *w) {
   for (size_t at = 0; at < w->keyed.len;) {
     kv_head h;
     memcpy(&h, w->keyed.p + at, sizeof h);
-    uint8_t *key = w->keyed.p + at + sizeof h, *pl = key + h.klen;
+    uint8_t *pl = w->keyed.p + at + sizeof h, *key = pl + h.plen;
     at += sizeof h + h.klen + h.plen;
     if (delta) hfg_put_be64(pl + 8, hfg_get_be64(pl + 8) + delta); /* the payload's line */
     if (hfg_sorter_add_part(j->sorter, wk->id, h.region, key, h.klen, seq0 | h.idx, pl, h.plen,

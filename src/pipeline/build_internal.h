@@ -122,7 +122,7 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
                       hfg_buf *pl, uint64_t *nulls, char *why, size_t whylen);
 
 /* Keys one well-formed record (build_ingest.c): rowkey into key (HBASE_MAX_ROW + 1
- * bytes of room, *klen), payload into pl (reset first). 0; HFG_EPARSE with why:
+ * bytes of room, *klen), payload appended to pl (on an error pl->len may have grown). 0; HFG_EPARSE with why:
  * reject it; HFG_ENOMEM. nulls_possible: hfg_build_nulls_possible. Thread-safe. */
 int hfg_build_key_record(job *j, const hfg_record *rec, int nulls_possible, uint16_t file_idx,
                          uint8_t *key, size_t *klen, hfg_buf *pl, uint64_t *nulls, char *why,

@@ -61,48 +61,66 @@ struct hfg_record_pump {
 #define AS_OFFSET(off) ((const char *)(uintptr_t)(off))
 
 static int batch_add(batch *b, const hfg_record *rec, int rc) {
-  if (b->nfields + rec->nfields > b->capfields) {
+  const size_t nf = rec->nfields;
+  if (b->nfields + nf > b->capfields) {
     size_t cap = b->capfields ? b->capfields * 2 : 4096;
-    while (cap < b->nfields + rec->nfields) cap *= 2;
+    while (cap < b->nfields + nf) cap *= 2;
     hfg_field *f = hfg_realloc(b->fields, cap * sizeof *f);
     if (!f) return HFG_ENOMEM;
     b->fields = f;
     b->capfields = cap;
   }
+  /* room for the raw bytes and as many again for the fields copied out of
+   * them (unquoted, unescaped: never longer than the raw bytes; a longer one
+   * makes room for itself), so most records grow nothing */
+  const hfg_field *in = rec->fields;
+  if (rec->raw_len > (SIZE_MAX - b->bytes.len) / 2 ||
+      hfg_buf_reserve(&b->bytes, 2 * rec->raw_len))
+    return HFG_ENOMEM;
   prec *p = &b->recs[b->nrecs];
   p->rc = rc;
   p->file = rec->file;
   p->line = rec->line;
-  p->raw_off = b->bytes.len;
+  const size_t raw_off = b->bytes.len;
+  p->raw_off = raw_off;
   p->raw_len = rec->raw_len;
-  if (hfg_buf_append(&b->bytes, rec->raw, rec->raw_len)) return HFG_ENOMEM;
+  uint8_t *bytes = b->bytes.p;
+  size_t blen = raw_off;
+  if (rec->raw_len) memcpy(bytes + blen, rec->raw, rec->raw_len);
+  blen += rec->raw_len;
   p->field0 = b->nfields;
-  p->nfields = rec->nfields;
-  /* A field inside the raw bytes (an unquoted one) is kept as a position in
-   * their copy; the others (quoted fields, which the reader hands out of its
-   * scratch without their quotes) are copied. */
+  p->nfields = nf;
+  /* A field inside the raw bytes (an unquoted one, or a quoted one the reader
+   * hands out in place) is kept as a position in their copy; the others
+   * (copied out of them without their quotes or escapes) are copied. */
   const uintptr_t raw0 = (uintptr_t)rec->raw, raw1 = raw0 + rec->raw_len;
-  for (size_t i = 0; i < rec->nfields; i++) {
-    const uintptr_t f0 = (uintptr_t)rec->fields[i].p;
-    size_t flen = rec->fields[i].len;
-    if (rec->fields[i].p && f0 >= raw0 && f0 <= raw1 && flen <= raw1 - f0) {
-      b->fields[b->nfields++] =
-          (hfg_field){AS_OFFSET(p->raw_off + (size_t)(f0 - raw0)), flen, rec->fields[i].is_null};
+  hfg_field *out = b->fields + b->nfields;
+  for (size_t i = 0; i < nf; i++) {
+    const uintptr_t f0 = (uintptr_t)in[i].p;
+    const size_t flen = in[i].len;
+    if (in[i].p && f0 >= raw0 && f0 <= raw1 && flen <= raw1 - f0) {
+      out[i] = (hfg_field){AS_OFFSET(raw_off + (size_t)(f0 - raw0)), flen, in[i].is_null};
       continue;
     }
-    b->fields[b->nfields++] = (hfg_field){AS_OFFSET(b->bytes.len), flen, rec->fields[i].is_null};
-    if (hfg_buf_append(&b->bytes, rec->fields[i].p, flen)) goto oom;
+    if (flen > b->bytes.cap - blen) {
+      b->bytes.len = blen;
+      if (hfg_buf_reserve(&b->bytes, flen)) return HFG_ENOMEM; /* fields not yet counted */
+      bytes = b->bytes.p;
+    }
+    out[i] = (hfg_field){AS_OFFSET(blen), flen, in[i].is_null};
+    if (flen) memcpy(bytes + blen, in[i].p, flen);
+    blen += flen;
   }
+  b->bytes.len = blen;
   p->reason_off = SIZE_MAX;
   if (rec->reason) {
     p->reason_off = b->bytes.len;
-    if (hfg_buf_append(&b->bytes, rec->reason, strlen(rec->reason) + 1)) goto oom;
+    if (hfg_buf_append(&b->bytes, rec->reason, strlen(rec->reason) + 1)) return HFG_ENOMEM;
   }
+  /* only whole records' fields get their pointers */
+  b->nfields += nf;
   b->nrecs++;
   return 0;
-oom:
-  b->nfields = p->field0; /* only whole records' fields get their pointers */
-  return HFG_ENOMEM;
 }
 
 static void *reading_thread(void *arg) {

@@ -719,6 +719,16 @@ int hfg_sorter_add_part(hfg_sorter *sr, size_t partno, size_t region, const uint
     return hfg_err_set(err, HFG_ETOOBIG, "row of %zu bytes is too large", n);
   part *s = &sr->parts[partno];
   region_mem *rm = &s->reg[region];
+  uint8_t *p;
+  /* The common case: room in the index and in the current slab. What the
+   * general path below does then too (no spill: nothing new is needed; the
+   * current slab is the first with room), without its checks. */
+  slab *cur = s->cur_slab < s->nslabs ? &s->slabs[s->cur_slab] : NULL;
+  if (__builtin_expect(cur && rm->n < rm->cap && cur->cap - cur->len >= n, 1)) {
+    p = cur->p + cur->len;
+    cur->len += n;
+    goto write;
+  }
   /* s->used counts every slab and index byte allocated (they are reused after
    * a spill, never freed), so it bounds the sorter's memory. */
   size_t slab_size = s->budget / 16 > SLAB_MIN ? s->budget / 16 : SLAB_MIN;
@@ -737,9 +747,10 @@ int hfg_sorter_add_part(hfg_sorter *sr, size_t partno, size_t region, const uint
     rm->cap = cap;
   }
   size_t before = s->nslabs;
-  uint8_t *p = slab_alloc(s, n);
+  p = slab_alloc(s, n);
   if (!p) return hfg_err_set(err, HFG_ENOMEM, "out of memory for a sort slab");
   if (s->nslabs != before) s->used += s->slabs[s->nslabs - 1].cap;
+write:
   hfg_put_be32(p, (uint32_t)(n - 4));
   hfg_put_be16(p + 4, (uint16_t)klen);
   memcpy(p + 6, key, klen);

@@ -77,18 +77,34 @@ int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
   return rc;
 }
 
+/* Binary search without a data-dependent branch: the regions of random or
+ * salted keys make every step a coin toss, which a branch mispredicts half
+ * the time. base moves by half or not by arithmetic on the comparison; only
+ * a prefix equal to the row's (rare unless split keys share 8 bytes with
+ * rows) takes the whole-key compare. */
+__attribute__((noinline, cold)) static size_t split_le_whole(const hfg_splits *s, size_t i,
+                                                             const uint8_t *row, size_t len) {
+  return hfg_bytes_cmp(s->key[i], s->len[i], row, len) <= 0;
+}
+
+static inline size_t split_le(const hfg_splits *s, size_t i, uint64_t rp, const uint8_t *row,
+                              size_t len) {
+  const uint64_t p = s->prefix[i];
+  if (__builtin_expect(p == rp, 0)) return split_le_whole(s, i, row, len);
+  return p < rp;
+}
+
 size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
-  size_t lo = 0, hi = s->n; /* count of keys <= row */
+  size_t n = s->n; /* the answer: how many keys are <= row */
+  if (n == 0) return 0;
   const uint64_t rp = hfg_be_prefix8(row, len);
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    /* the prefixes decide unless equal; then the whole keys do */
-    int le = s->prefix[mid] != rp ? s->prefix[mid] < rp
-                                  : hfg_bytes_cmp(s->key[mid], s->len[mid], row, len) <= 0;
-    if (le) lo = mid + 1;
-    else hi = mid;
+  size_t base = 0; /* invariant: keys before base are <= row; the answer is in [base, base + n] */
+  while (n > 1) {
+    size_t half = n / 2;
+    base += half & (0 - split_le(s, base + half - 1, rp, row, len));
+    n -= half;
   }
-  return lo;
+  return base + split_le(s, base, rp, row, len);
 }
 
 void hfg_splits_free(hfg_splits *s) {

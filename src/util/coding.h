@@ -103,9 +103,14 @@ static inline int hfg_bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b,
 /* The first 8 bytes of k as a big-endian number, zero padded: when the
  * prefixes of two keys differ, they order the keys as hfg_bytes_cmp does. */
 static inline uint64_t hfg_be_prefix8(const uint8_t *k, size_t n) {
-  uint8_t b[8] = {0};
-  memcpy(b, k, n < 8 ? n : 8);
-  return hfg_get_be64(b);
+  /* per record (sorter index, region lookup): fixed-size loads, no
+   * variable-length copy */
+  if (n >= 8) return hfg_get_be64(k);
+  if (n >= 4) /* two overlapping loads; the shared bytes OR onto themselves */
+    return (uint64_t)hfg_get_be32(k) << 32 | (uint64_t)hfg_get_be32(k + n - 4) << (8 * (8 - n));
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; i++) v |= (uint64_t)k[i] << (56 - 8 * i);
+  return v;
 }
 
 int hfg_buf_put_be16(hfg_buf *b, uint16_t v);

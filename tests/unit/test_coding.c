@@ -148,3 +148,14 @@ TEST(short_copy_and_be_moves) {
   hfg_put_be16(b, 0xBEEF);
   CHECK(b[0] == 0xBE && b[1] == 0xEF && hfg_get_be16(b) == 0xBEEF);
 }
+
+/* hfg_be_prefix8 at every length: the first 8 bytes big-endian, zero padded. */
+TEST(be_prefix8_every_length) {
+  uint8_t k[16];
+  for (int i = 0; i < 16; i++) k[i] = (uint8_t)(0xF1 - i * 13);
+  for (size_t n = 0; n <= 16; n++) {
+    uint64_t want = 0;
+    for (size_t i = 0; i < 8; i++) want = want << 8 | (i < n ? k[i] : 0);
+    CHECK(hfg_be_prefix8(k, n) == want);
+  }
+}

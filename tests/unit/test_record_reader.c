@@ -235,6 +235,60 @@ TEST(tsv_and_custom_delimiters) {
   expect_at_all_sizes(ctrl, sizeof ctrl - 1, c, "1:a|b|\n");
 }
 
+/* TSV in one pass (the delimiter or LF, 32 bytes a step with AVX2): random
+ * lines with lone CRs, quotes and commas as data, fields of 0..70 bytes
+ * (across the 16/32-byte steps), LF or CR LF, a last line without LF (and one
+ * with a final CR), must split as "the line without LF, one trailing CR
+ * dropped, cut at every TAB", at every buffer size. */
+TEST(tsv_one_pass_split) {
+  sbuf data = {0}, want = {0};
+  sb_str(&data, "");
+  sb_str(&want, "");
+  unsigned seed = 777;
+  for (int i = 0; i < 250; i++) {
+    sbuf line = {0};
+    sb_str(&line, "");
+    for (int f = 0; f < 4; f++) {
+      if (f) sb_str(&line, "\t");
+      seed = seed * 1103515245u + 12345u;
+      int len = (int)(seed >> 16) % 71;
+      for (int k = 0; k < len; k++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned c = (seed >> 16) % 13;
+        sb_str(&line, c == 0 ? "\r" : c == 1 ? "\"" : c == 2 ? "," : "x");
+      }
+    }
+    seed = seed * 1103515245u + 12345u;
+    int crlf = (seed >> 16) % 3 == 0, last = i == 249;
+    sb_add(&data, line.p, line.len);
+    if (crlf) sb_str(&data, "\r");
+    if (!last) sb_str(&data, "\n");
+    /* the expected record: one trailing CR dropped, cut at TABs */
+    size_t n = line.len + (size_t)crlf;
+    char *content = malloc(n + 1);
+    memcpy(content, line.p, line.len);
+    if (crlf) content[line.len] = '\r';
+    if (n && content[n - 1] == '\r') n--;
+    char t[32];
+    snprintf(t, sizeof t, "%d:", i + 1);
+    sb_str(&want, t);
+    for (size_t k = 0; k < n; k++) {
+      if (content[k] == '\t') sb_str(&want, "|");
+      else sb_esc(&want, content + k, 1);
+    }
+    sb_str(&want, "\n");
+    free(content);
+    free(line.p);
+  }
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  o.format = HFG_INPUT_TSV;
+  expect_at_all_sizes(data.p, data.len, o, want.p);
+  const char edge[] = "a\r\tb\r\r\n\t\r\nc\t\r"; /* data CRs; one CR of CR CR LF; final CR */
+  expect_at_all_sizes(edge, sizeof edge - 1, o, "1:a\\r|b\\r\n2:|\n3:c|\n");
+  free(data.p);
+  free(want.p);
+}
+
 TEST(bad_options) {
   const char *paths[1] = {"/nonexistent/x"};
   hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
@@ -333,6 +387,73 @@ static char *big_csv(size_t nrec, size_t *len) {
   }
   *len = b.len;
   return b.p;
+}
+
+/* Quoted fields without a doubled quote are handed out in place (in the
+ * read buffer), others copied; the closing-quote scan also counts the quoted
+ * newlines for the line numbers. Random quoted fields (doubled quotes, LF and
+ * CR LF inside, empty, around the 16/32-byte steps of the scan) must give the
+ * records and line numbers written beside them, in place (no --null-string)
+ * and copied (a --null-string that matches nothing), at every buffer size. */
+TEST(csv_quoted_in_place_equals_copied) {
+  sbuf data = {0}, want = {0};
+  unsigned seed = 12345;
+  uint64_t line = 1;
+  for (int i = 0; i < 300; i++) {
+    sbuf raw = {0}, val = {0};
+    sb_str(&raw, "");
+    sb_str(&val, "");
+    seed = seed * 1103515245u + 12345u;
+    int len = (int)(seed >> 16) % 90, doubled = (seed >> 8) % 3 == 0;
+    uint64_t lfs = 0;
+    for (int k = 0; k < len; k++) {
+      seed = seed * 1103515245u + 12345u;
+      unsigned c = (seed >> 16) % 23;
+      const char *piece = c == 0 ? "\n" : c == 1 ? "\r\n" : c == 2 ? "," : c == 3 && doubled ? "\"" : "x";
+      if (piece[0] == '\n' || piece[1] == '\n') lfs++;
+      sb_str(&val, piece);
+      sb_str(&raw, piece[0] == '"' ? "\"\"" : piece);
+    }
+    char t[64];
+    snprintf(t, sizeof t, "%d,\"", i);
+    sb_str(&data, t);
+    sb_add(&data, raw.p, raw.len);
+    snprintf(t, sizeof t, "\",z%d%s", i % 7, i % 5 == 2 ? "\r\n" : "\n");
+    sb_str(&data, t);
+    snprintf(t, sizeof t, "%llu:%d|", (unsigned long long)line, i);
+    sb_str(&want, t);
+    sb_esc(&want, val.p, val.len);
+    snprintf(t, sizeof t, "|z%d\n", i % 7);
+    sb_str(&want, t);
+    line += 1 + lfs;
+    free(raw.p);
+    free(val.p);
+  }
+  sb_str(&data, "7,\"last\nfield\",\"\"");  /* ends on a closing quote at end of input */
+  {
+    char t[64];
+    snprintf(t, sizeof t, "%llu:7|last\\nfield|\n", (unsigned long long)line);
+    sb_str(&want, t);
+  }
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  expect_at_all_sizes(data.p, data.len, o, want.p);
+  o.null_string = "\x01never\x01"; /* every quoted field copied */
+  expect_at_all_sizes(data.p, data.len, o, want.p);
+  /* the fast path is taken: a quoted field without "" lies in the raw bytes */
+  const char *path = write_str("inplace.csv", "1,\"ab\ncd\",\"e\"\"f\"\n");
+  const char *paths[1] = {path};
+  hfg_input_options o2 = HFG_INPUT_OPTIONS_INIT;
+  hfg_record_reader *r;
+  REQUIRE(hfg_record_reader_open(paths, 1, &o2, &r, NULL, 0) == 0);
+  hfg_record rec;
+  REQUIRE(hfg_record_reader_next(r, &rec) == 1);
+  CHECK(rec.fields[1].p > rec.raw && rec.fields[1].p < rec.raw + rec.raw_len);
+  CHECK(rec.fields[2].p < rec.raw || rec.fields[2].p >= rec.raw + rec.raw_len);
+  CHECK_EQ_INT(rec.fields[2].len, 3);
+  CHECK_EQ_INT(hfg_record_reader_next(r, &rec), 0);
+  hfg_record_reader_free(r);
+  free(data.p);
+  free(want.p);
 }
 
 TEST(gzip_inputs) {
