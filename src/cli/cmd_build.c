@@ -169,6 +169,11 @@ static void catch_signals(void) {
     sigemptyset(&sa.sa_mask);
     sigaction(sigs[k], &sa, NULL);
   }
+  /* A file size limit (ulimit -f, RLIMIT_FSIZE) kills the process with SIGXFSZ
+   * by default, mid-write, leaving the staging directory (and a user's own
+   * empty output directory hidden in it). Ignored, the write fails with EFBIG
+   * and the job fails like on a full disk: temporaries removed, <out> back. */
+  signal(SIGXFSZ, SIG_IGN);
 }
 
 static const char *signal_name(int sig) {
