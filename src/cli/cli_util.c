@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hfilegen/reader.h"
+#include "hfilegen/scheme.h"
 #include "pipeline/splits.h"
 #include "util/buf.h"
 #include "util/escape.h"
@@ -116,4 +117,18 @@ void cli_warn_splits(const char *cmd, const char *path) {
   if (!path || hfg_splits_load(path, &sp, &e)) return; /* the command reports errors */
   if (sp.n == 0) fprintf(stderr, "hfilegen %s: warning: %s: no split points: one region\n", cmd, path);
   hfg_splits_free(&sp);
+}
+
+int cli_check_rowkey_columns(const char *cmd, const char *tmpl) {
+  hfg_scheme *s = NULL;
+  char err[256];
+  if (!tmpl || hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) return 0;
+  size_t n = hfg_scheme_column_count(s);
+  hfg_scheme_free(s);
+  if (n) return 0;
+  fprintf(stderr,
+          "hfilegen %s: --rowkey '%s' uses no column: every record would get this one rowkey "
+          "(the whole input one row); name columns in braces, e.g. '{id}' or '{id %% 10}|{id}'\n",
+          cmd, tmpl);
+  return -1;
 }

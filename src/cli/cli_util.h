@@ -39,4 +39,9 @@ void cli_template_caret(FILE *f, const char *tmpl, const char *err);
  * build then writes one region); load errors are left to the command. */
 void cli_warn_splits(const char *cmd, const char *path);
 
+/* -1 (after a message on stderr) when the rowkey template names no column
+ * ('id' for '{id}'): every record would get the one rowkey. 0 otherwise,
+ * compile errors included (the command reports them). */
+int cli_check_rowkey_columns(const char *cmd, const char *tmpl);
+
 #endif

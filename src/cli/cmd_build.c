@@ -237,6 +237,7 @@ int cmd_build(int argc, char **argv) {
   }
   if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;
   rc = 2;
+  if (cli_check_rowkey_columns("build", o.rowkey)) goto out;
   cli_warn_splits("build", o.splits_file);
   if (cli_check_incremental(&o)) goto out;
   o.progress = show_progress;
