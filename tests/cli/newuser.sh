@@ -37,5 +37,27 @@ check "lint: constant-key is an error (exit 1)" '[ $? -eq 1 ] && grep -q "^error
 "$H" build --rowkey 'salt:id:10' --out "$T/k4" --timestamp $TS --quiet "$SRC/samples/orders.csv"
 check "a preset names its column: built" '[ -f "$T/k4/_SUCCESS" ]'
 
+# ---- 3. inputs checked before the first record is read ------------------------------
+# A missing last input failed the job only after every input before it was read, and a
+# file given twice failed on "duplicate rowkey ... big.csv line 2 and big.csv line 2".
+"$H" build --rowkey '{id}' --out "$T/i1" --quiet "$T/big.csv" "$T/nope.csv" 2> "$T/i1.err"
+rc=$?
+check "missing second input: exit 1 (rc $rc)" '[ $rc -eq 1 ] && unpublished "$T/i1"'
+check "missing second input: named, with its place and the reason, before reading" \
+  'grep -q "nope.csv (input 2 of 2): cannot open: No such file or directory" "$T/i1.err" &&
+   grep -q "nothing was read or published" "$T/i1.err"'
+"$H" build --rowkey '{id}' --out "$T/i2" --quiet "$T/big.csv" "$T/./big.csv" 2> "$T/i2.err"
+rc=$?
+check "one file given twice: refused (rc $rc), naming both" \
+  '[ $rc -eq 2 ] && grep -q "(inputs 1 and 2) are the same file" "$T/i2.err" && unpublished "$T/i2"'
+ln -s "$T/big.csv" "$T/link.csv"
+"$H" build --rowkey '{id}' --out "$T/i3" --quiet "$T/link.csv" "$T/big.csv" 2> "$T/i3.err"
+check "a symlink to an input is the same file" '[ $? -eq 2 ] && grep -q "are the same file" "$T/i3.err"'
+"$H" build --rowkey '{id}' --out "$T/i4" --quiet "$SRC/samples" 2> "$T/i4.err"
+check "a directory as input: named as such" '[ $? -eq 1 ] && grep -q "samples (input 1 of 1): cannot open: is a directory" "$T/i4.err"'
+head -3 "$T/big.csv" > "$T/small.csv"
+"$H" build --rowkey '{id}' --out "$T/i5" --timestamp $TS --quiet - "$T/small.csv" < "$T/big.csv" 2> "$T/i5.err"
+check "stdin and a file: not the same file, read both" '[ $? -ne 0 ] && grep -q "duplicate rowkey" "$T/i5.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
