@@ -186,9 +186,10 @@ static const char *signal_name(int sig) {
 /* Every input file is opened only when its turn comes, so a missing third input
  * used to fail the job after the first two were read (hours for a big job), and
  * one file given twice made every record a duplicate of itself ("a.csv line 14
- * and a.csv line 14"). Both are found here, before anything is read. stdin and
- * database URIs are left to the reader. Returns 0, 1 (a file cannot be read) or
- * 2 (a file given twice), after a message. */
+ * and a.csv line 14") with no word about why. Both are found here, before
+ * anything is read: the first fails the job, the second is warned about (with
+ * --on-duplicate last|first reading a file twice is harmless). stdin and
+ * database URIs are left to the reader. Returns 0, or 1 after a message. */
 static int check_inputs(const char *const *inputs, size_t n) {
   struct stat *st = calloc(n ? n : 1, sizeof *st);
   int rc = 0;
@@ -211,10 +212,9 @@ static int check_inputs(const char *const *inputs, size_t n) {
       if (strcmp(inputs[j], "-") && !strstr(inputs[j], "://") && S_ISREG(st[j].st_mode) &&
           st[j].st_dev == st[k].st_dev && st[j].st_ino == st[k].st_ino) {
         fprintf(stderr,
-                "hfilegen build: %s and %s (inputs %zu and %zu) are the same file: each record "
-                "would be read twice (a duplicate rowkey); give it once\n",
+                "hfilegen build: warning: %s and %s (inputs %zu and %zu) are the same file: "
+                "each of its records is read twice, a duplicate of itself\n",
                 inputs[j], p, j + 1, k + 1);
-        rc = 2;
         break;
       }
   }

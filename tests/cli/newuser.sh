@@ -48,11 +48,14 @@ check "missing second input: named, with its place and the reason, before readin
    grep -q "nothing was read or published" "$T/i1.err"'
 "$H" build --rowkey '{id}' --out "$T/i2" --quiet "$T/big.csv" "$T/./big.csv" 2> "$T/i2.err"
 rc=$?
-check "one file given twice: refused (rc $rc), naming both" \
-  '[ $rc -eq 2 ] && grep -q "(inputs 1 and 2) are the same file" "$T/i2.err" && unpublished "$T/i2"'
+check "one file given twice: warned about first, naming both, then the duplicate fails (rc $rc)" \
+  '[ $rc -eq 1 ] && head -1 "$T/i2.err" | grep -q "warning: .* (inputs 1 and 2) are the same file" &&
+   grep -q "duplicate rowkey" "$T/i2.err" && unpublished "$T/i2"'
 ln -s "$T/big.csv" "$T/link.csv"
-"$H" build --rowkey '{id}' --out "$T/i3" --quiet "$T/link.csv" "$T/big.csv" 2> "$T/i3.err"
-check "a symlink to an input is the same file" '[ $? -eq 2 ] && grep -q "are the same file" "$T/i3.err"'
+"$H" build --rowkey '{id}' --out "$T/i3" --on-duplicate last --timestamp $TS --quiet \
+  "$T/link.csv" "$T/big.csv" 2> "$T/i3.err"
+check "a symlink to an input is the same file; with --on-duplicate last it builds" \
+  '[ $? -eq 0 ] && grep -q "are the same file" "$T/i3.err" && [ -f "$T/i3/_SUCCESS" ]'
 "$H" build --rowkey '{id}' --out "$T/i4" --quiet "$SRC/samples" 2> "$T/i4.err"
 check "a directory as input: named as such" '[ $? -eq 1 ] && grep -q "samples (input 1 of 1): cannot open: is a directory" "$T/i4.err"'
 head -3 "$T/big.csv" > "$T/small.csv"
