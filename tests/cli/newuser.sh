@@ -62,5 +62,27 @@ head -3 "$T/big.csv" > "$T/small.csv"
 "$H" build --rowkey '{id}' --out "$T/i5" --timestamp $TS --quiet - "$T/small.csv" < "$T/big.csv" 2> "$T/i5.err"
 check "stdin and a file: not the same file, read both" '[ $? -ne 0 ] && grep -q "duplicate rowkey" "$T/i5.err"'
 
+# ---- 4. --columns on a file that has a header -----------------------------------------
+# --columns alone means "no header": the header line was loaded as a row (rowkey 'id',
+# cells user_id=user_id, ...), counted as a record written, and nothing said so.
+COLS=id,user_id,created_at,amount,status,note
+"$H" build --rowkey '{id}' --columns $COLS --out "$T/h1" --quiet "$SRC/samples/orders.csv" 2> "$T/h1.err"
+rc=$?
+check "--columns on a file with a header: refused (rc $rc)" '[ $rc -eq 2 ] && unpublished "$T/h1"'
+check "--columns on a header: names the file and line and the fix" \
+  'grep -q "orders.csv line 1 holds the column names given to --columns" "$T/h1.err" &&
+   grep -q "give --header --columns" "$T/h1.err"'
+printf 'ID, User_Id \n1,2\n' > "$T/h2.csv"
+gzip -c "$T/h2.csv" > "$T/h2.csv.gz"
+"$H" build --rowkey '{id}' --columns id,user_id --out "$T/h2" --quiet "$T/small.csv" "$T/h2.csv.gz" 2> "$T/h2.err"
+check "a header differing in case and blanks, in a later gzip input: refused" \
+  '[ $? -eq 2 ] && grep -q "h2.csv.gz line 1 holds the column names" "$T/h2.err"'
+"$H" build --rowkey '{id}' --header --columns $COLS --out "$T/h3" --timestamp $TS --quiet "$SRC/samples/orders.csv"
+check "--header --columns still renames" '[ -f "$T/h3/_SUCCESS" ]'
+tail -n +2 "$SRC/samples/orders.csv" > "$T/nohdr.csv"
+"$H" build --rowkey '{id}' --columns $COLS --out "$T/h4" --timestamp $TS --quiet "$T/nohdr.csv"
+check "--columns on a file without a header: built, 5000 rows" \
+  '[ -f "$T/h4/_SUCCESS" ] && grep -q "\"records_written\": 5000," "$T/h4/manifest.json"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
