@@ -84,5 +84,27 @@ tail -n +2 "$SRC/samples/orders.csv" > "$T/nohdr.csv"
 check "--columns on a file without a header: built, 5000 rows" \
   '[ -f "$T/h4/_SUCCESS" ] && grep -q "\"records_written\": 5000," "$T/h4/manifest.json"'
 
+# ---- 5. an unknown column explained for dumps, header-less files and binary input -----
+# A MySQL/PostgreSQL text dump (no header, TABs, \N) read as CSV got "is it TSV? give
+# --format tsv", which then stores \N as two bytes; random bytes were printed raw.
+printf '1\t35094\t\\N\n2\t348\tx\n' > "$T/orders.txt"
+"$H" build --rowkey '{id % 10}|{id}' --out "$T/d1" --quiet "$T/orders.txt" 2> "$T/d1.err"
+check "a dump read as CSV: hint at --format mysql / pg-text, not tsv" \
+  'grep -q "is a record, not a header: a MySQL .* text dump has none: give --format mysql or --format pg-text with --columns" "$T/d1.err" &&
+   ! grep -q "give --format tsv" "$T/d1.err"'
+printf '1,2,3\n4,5,6\n' > "$T/nohdr2.csv"
+"$H" build --rowkey '{id}' --out "$T/d2" --quiet "$T/nohdr2.csv" 2> "$T/d2.err"
+check "a CSV without a header: the first line is a record, give --columns" \
+  'grep -q "the columns read are .1., .2., .3. (3); the first line is a record, not a header: give the column names with --columns" "$T/d2.err"'
+printf 'G\xb4\xc00\x01z,\xff\x1bq\n1,2\n' > "$T/bin.csv"
+"$H" build --rowkey '{id}' --out "$T/d3" --quiet "$T/bin.csv" 2> "$T/d3.err"
+check "binary bytes: escaped, never raw, and the input called not text" \
+  'grep -qF "'"'"'G\xb4\xc00\x01z'"'"', '"'"'\xff\x1bq'"'"' (2); the header is not text" "$T/d3.err" &&
+   ! LC_ALL=C grep -q "[[:cntrl:]]" <(tr -d "\n" < "$T/d3.err")'
+printf 'na\xc3\xafve,id\n1,2\n' > "$T/u.csv"
+"$H" build --rowkey '{idd}' --out "$T/d4" --quiet "$T/u.csv" 2> "$T/d4.err"
+want=$(printf "'na\xc3\xafve', 'id' (2)")
+check "UTF-8 names stay as they are" 'grep -qF "$want" "$T/d4.err" && ! grep -q "not text" "$T/d4.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
