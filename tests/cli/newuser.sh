@@ -106,5 +106,20 @@ printf 'na\xc3\xafve,id\n1,2\n' > "$T/u.csv"
 want=$(printf "'na\xc3\xafve', 'id' (2)")
 check "UTF-8 names stay as they are" 'grep -qF "$want" "$T/d4.err" && ! grep -q "not text" "$T/d4.err"'
 
+# ---- 6. a rowkey template unquoted in a job file ---------------------------------------
+# YAML reads {id} as a mapping: "'rowkey' must be a scalar or a list", or libyaml's "did
+# not find expected key", without a word about quoting.
+printf 'inputs: [%s]\nrowkey: {id}\nout: %s\n' "$SRC/samples/orders.csv" "$T/y1" > "$T/y1.yaml"
+"$H" build --job "$T/y1.yaml" 2> "$T/y1.err"
+check "rowkey: {id} in YAML: says to quote it" \
+  '[ $? -eq 2 ] && grep -q "y1.yaml line 2: a value that starts with .{. is a YAML mapping: quote the template" "$T/y1.err"'
+printf 'inputs: [%s]\nout: %s\nrowkey: {id %% 10}|{id}\n' "$SRC/samples/orders.csv" "$T/y2" > "$T/y2.yaml"
+"$H" build --job "$T/y2.yaml" 2> "$T/y2.err"
+check "rowkey: {id % 10}|{id} (a YAML syntax error): says to quote it" \
+  '[ $? -eq 2 ] && grep -q "y2.yaml line 3: a value that starts with .{. is a YAML mapping" "$T/y2.err"'
+printf 'inputs: [%s]\n  out: x\n' "$SRC/samples/orders.csv" > "$T/y3.yaml"
+"$H" build --job "$T/y3.yaml" 2> "$T/y3.err"
+check "another YAML error: no brace hint" '[ $? -eq 2 ] && ! grep -q "YAML mapping" "$T/y3.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
