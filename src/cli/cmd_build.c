@@ -225,6 +225,29 @@ static int check_inputs(const char *const *inputs, size_t n) {
   return rc;
 }
 
+/* The rejects file is created empty when the job starts and removed when it
+ * ends without rejects, so a --rejects naming an input deleted that input (and
+ * a larger one was cut short under the reader: records silently lost); the
+ * splits or job file went the same way. Refused here. Returns 0 or 2. */
+static int check_rejects_path(const hfg_build_options *o, const char *job_file) {
+  struct stat rs, st;
+  if (!o->rejects_path || stat(o->rejects_path, &rs) != 0 || !S_ISREG(rs.st_mode)) return 0;
+  for (size_t k = 0; k <= o->ninputs + 1; k++) {
+    const char *p = k < o->ninputs ? o->inputs[k] : k == o->ninputs ? o->splits_file : job_file;
+    if (!p || !strcmp(p, "-") || strstr(p, "://") || stat(p, &st) != 0) continue;
+    if (st.st_dev != rs.st_dev || st.st_ino != rs.st_ino) continue;
+    char what[64];
+    if (k < o->ninputs) snprintf(what, sizeof what, "input %zu", k + 1);
+    else snprintf(what, sizeof what, k == o->ninputs ? "the --splits file" : "the --job file");
+    fprintf(stderr,
+            "hfilegen build: --rejects %s is %s (%s): the rejects file is written from empty "
+            "and removed when nothing is rejected; give another path\n",
+            o->rejects_path, p, what);
+    return 2;
+  }
+  return 0;
+}
+
 /* a field equal to a name but for case and surrounding blanks */
 static int same_name(const hfg_field *f, const char *name) {
   const char *p = f->p;
@@ -326,6 +349,12 @@ int cmd_build(int argc, char **argv) {
   if (cli_check_rowkey_columns("build", o.rowkey)) goto out;
   if ((rc = check_inputs(inputs, ninputs)) != 0) goto out;
   if ((rc = check_header_as_data(&o)) != 0) goto out;
+  {
+    const char *job_file = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+      if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
+    if ((rc = check_rejects_path(&o, job_file)) != 0) goto out;
+  }
   rc = 2;
   cli_warn_splits("build", o.splits_file);
   if (cli_check_incremental(&o)) goto out;

@@ -121,5 +121,23 @@ printf 'inputs: [%s]\n  out: x\n' "$SRC/samples/orders.csv" > "$T/y3.yaml"
 "$H" build --job "$T/y3.yaml" 2> "$T/y3.err"
 check "another YAML error: no brace hint" '[ $? -eq 2 ] && ! grep -q "YAML mapping" "$T/y3.err"'
 
+# ---- 7. --rejects naming an input -------------------------------------------------------
+# The rejects file is created empty and removed when nothing is rejected: a --rejects
+# that named the input deleted it after a "successful" job (a larger one was cut short
+# under the reader first).
+cp "$T/big.csv" "$T/victim.csv"
+sum0=$(cksum < "$T/victim.csv")
+"$H" build --rowkey '{id}' --out "$T/v1" --rejects "$T/./victim.csv" --quiet "$T/victim.csv" 2> "$T/v1.err"
+rc=$?
+check "--rejects = the input: refused (rc $rc), naming both" \
+  '[ $rc -eq 2 ] && grep -q "is .*victim.csv (input 1): the rejects file is written from empty" "$T/v1.err"'
+check "--rejects = the input: the input is untouched" '[ "$(cksum < "$T/victim.csv")" = "$sum0" ]'
+cp "$SRC/samples/splits/salt10.txt" "$T/sp.txt"
+"$H" build --rowkey '{id}' --out "$T/v2" --splits "$T/sp.txt" --rejects "$T/sp.txt" --quiet "$T/small.csv" 2> "$T/v2.err"
+check "--rejects = the splits file: refused" '[ $? -eq 2 ] && grep -q "(the --splits file)" "$T/v2.err" && [ -s "$T/sp.txt" ]'
+echo old > "$T/old_rejects.tsv"
+"$H" build --rowkey '{id}' --out "$T/v3" --rejects "$T/old_rejects.tsv" --timestamp $TS --quiet "$T/small.csv"
+check "--rejects = some other existing file: still taken" '[ $? -eq 0 ] && [ -f "$T/v3/_SUCCESS" ]'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
