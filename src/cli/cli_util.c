@@ -1,5 +1,6 @@
 #include "cli/cli_util.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -131,4 +132,36 @@ int cli_check_rowkey_columns(const char *cmd, const char *tmpl) {
           "(the whole input one row); name columns in braces, e.g. '{id}' or '{id %% 10}|{id}'\n",
           cmd, tmpl);
   return -1;
+}
+
+/* a and b equal but for case and surrounding blanks */
+static int loose_same(const char *a, const char *b) {
+  while (isspace((unsigned char)*a)) a++;
+  while (isspace((unsigned char)*b)) b++;
+  size_t an = strlen(a), bn = strlen(b);
+  while (an && isspace((unsigned char)a[an - 1])) an--;
+  while (bn && isspace((unsigned char)b[bn - 1])) bn--;
+  if (an != bn || !an) return 0;
+  for (size_t i = 0; i < an; i++)
+    if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return 0;
+  return 1;
+}
+
+void cli_template_columns_hint(FILE *f, const hfg_scheme *s, const char *err) {
+  const char *at = strstr(err, "the template has no column '");
+  if (!at) return;
+  char name[256];
+  snprintf(name, sizeof name, "%s", at + 28);
+  char *q = strrchr(name, '\'');
+  if (q) *q = '\0';
+  size_t n = hfg_scheme_column_count(s);
+  fprintf(f, "  the template's column%s: ", n == 1 ? "" : "s");
+  for (size_t i = 0; i < n; i++) fprintf(f, "%s'%s'", i ? ", " : "", hfg_scheme_column_name(s, i));
+  if (!n) fputs("none", f);
+  for (size_t i = 0; i < n; i++)
+    if (loose_same(name, hfg_scheme_column_name(s, i))) {
+      fprintf(f, "; did you mean '%s'?", hfg_scheme_column_name(s, i));
+      break;
+    }
+  fputc('\n', f);
 }

@@ -44,4 +44,10 @@ void cli_warn_splits(const char *cmd, const char *path);
  * compile errors included (the command reports them). */
 int cli_check_rowkey_columns(const char *cmd, const char *tmpl);
 
+/* After "the template has no column 'x'" (a NAME=VALUE of key or scan-ranges):
+ * "  the template's columns: 'a', 'b'" and a name that differs only in case or
+ * blanks as "did you mean 'a'?", on f. Nothing for other messages. */
+struct hfg_scheme;
+void cli_template_columns_hint(FILE *f, const struct hfg_scheme *s, const char *err);
+
 #endif

@@ -139,5 +139,16 @@ echo old > "$T/old_rejects.tsv"
 "$H" build --rowkey '{id}' --out "$T/v3" --rejects "$T/old_rejects.tsv" --timestamp $TS --quiet "$T/small.csv"
 check "--rejects = some other existing file: still taken" '[ $? -eq 0 ] && [ -f "$T/v3/_SUCCESS" ]'
 
+# ---- 8. key / scan-ranges: a NAME=VALUE the template does not use ----------------------
+# "the template has no column 'ID'" and nothing more: which columns does it have?
+"$H" key --rowkey '{id % 10}|{id}' ID=5 2> "$T/c1.err"
+check "key: a name in the wrong case: the template's columns and did you mean" \
+  '[ $? -eq 2 ] && grep -q "the template has no column .ID." "$T/c1.err" &&
+   grep -q "^  the template.s column: .id.; did you mean .id.?" "$T/c1.err"'
+"$H" scan-ranges --rowkey '{murmur3(user_id) % 16 :02}_{created_at}_{id}' \
+  --from createdAt=1 --to createdAt=5 > /dev/null 2> "$T/c2.err"
+check "scan-ranges: an unknown field lists the template's columns" \
+  '[ $? -eq 2 ] && grep -q "^  the template.s columns: .user_id., .created_at., .id.$" "$T/c2.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
