@@ -248,6 +248,33 @@ static int check_rejects_path(const hfg_build_options *o, const char *job_file) 
   return 0;
 }
 
+/* A header with an empty name ("id,,note", a trailing comma) makes the column's
+ * values cells with an empty qualifier (cf:), legal in HBase but rarely meant,
+ * and nothing said so. Warned about here (the first file's header names the
+ * columns), unless --map maps the empty name ('=-' drops it). */
+static void warn_unnamed_columns(const hfg_build_options *o) {
+  if (!o->header || o->ncolumns || !o->ninputs) return;
+  for (size_t m = 0; m < o->nmappings; m++)
+    if (o->mappings[m][0] == '=') return;
+  const char *p = o->inputs[0];
+  struct stat st;
+  if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) return;
+  hfg_input_options io;
+  hfg_build_input_options(o, &io);
+  hfg_record_reader *r = NULL;
+  if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) return; /* the job reports it */
+  size_t n = 0;
+  const char *const *names = hfg_record_reader_columns(r, &n);
+  for (size_t i = 0; names && i < n; i++)
+    if (!names[i][0])
+      fprintf(stderr,
+              "hfilegen build: warning: %s: column %zu of the header has no name: its values "
+              "become cells with an empty qualifier (%s:); drop it with --map '=-', or name the "
+              "columns with --header --columns\n",
+              p, i + 1, o->family ? o->family : "cf");
+  hfg_record_reader_free(r);
+}
+
 /* a field equal to a name but for case and surrounding blanks */
 static int same_name(const hfg_field *f, const char *name) {
   const char *p = f->p;
@@ -349,6 +376,7 @@ int cmd_build(int argc, char **argv) {
   if (cli_check_rowkey_columns("build", o.rowkey)) goto out;
   if ((rc = check_inputs(inputs, ninputs)) != 0) goto out;
   if ((rc = check_header_as_data(&o)) != 0) goto out;
+  warn_unnamed_columns(&o);
   {
     const char *job_file = NULL;
     for (int i = 1; i + 1 < argc; i++)

@@ -150,5 +150,17 @@ check "key: a name in the wrong case: the template's columns and did you mean" \
 check "scan-ranges: an unknown field lists the template's columns" \
   '[ $? -eq 2 ] && grep -q "^  the template.s columns: .user_id., .created_at., .id.$" "$T/c2.err"'
 
+# ---- 9. a header column without a name --------------------------------------------------
+# "id,,note" (or a trailing comma) made cells with an empty qualifier, cf:, silently.
+printf 'id,,note\n1,x,y\n' > "$T/e1.csv"
+"$H" build --rowkey '{id}' --out "$T/e1" --timestamp $TS --quiet "$T/e1.csv" 2> "$T/e1.err"
+check "unnamed header column: built, with a warning naming the column, the cell and the fix" \
+  '[ $? -eq 0 ] && grep -q "e1.csv: column 2 of the header has no name: its values become cells with an empty qualifier (cf:); drop it with --map .=-." "$T/e1.err"'
+"$H" build --rowkey '{id}' --out "$T/e2" --map '=-' --timestamp $TS --quiet "$T/e1.csv" 2> "$T/e2.err"
+check "unnamed column mapped (--map '=-'): no warning, no empty qualifier" \
+  '[ $? -eq 0 ] && [ ! -s "$T/e2.err" ] && [ -z "$("$H" inspect --cells --tsv "$T"/e2/cf/* | awk -F"\t" "\$3 == \"\"")" ]'
+"$H" build --rowkey '{id}' --out "$T/e3" --timestamp $TS --quiet "$T/small.csv" 2> "$T/e3.err"
+check "named columns: no warning" '[ $? -eq 0 ] && [ ! -s "$T/e3.err" ]'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
