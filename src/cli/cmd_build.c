@@ -266,6 +266,14 @@ static void warn_unnamed_columns(const hfg_build_options *o) {
   size_t n = 0;
   const char *const *names = hfg_record_reader_columns(r, &n);
   for (size_t i = 0; names && i < n; i++)
+    if (strchr(names[i], '\r')) {
+      fprintf(stderr,
+              "hfilegen build: warning: %s: the header's column %zu holds a CR: lines that end "
+              "in CR alone (classic Mac OS) are one line here; convert them (tr '\\r' '\\n')\n",
+              p, i + 1);
+      break;
+    }
+  for (size_t i = 0; names && i < n; i++)
     if (!names[i][0])
       fprintf(stderr,
               "hfilegen build: warning: %s: column %zu of the header has no name: its values "
@@ -426,6 +434,9 @@ int cmd_build(int argc, char **argv) {
     rc = 1;
   } else {
     if (!cli_quiet) print_summary(&o, &s);
+    if (s.records_read == 0) /* also with --quiet: a nightly job may be handed an empty file */
+      fprintf(stderr, "hfilegen build: warning: no records were read (the inputs hold no more "
+                      "than a header): %s holds no HFiles\n", o.out_dir);
     if (interrupted)
       fprintf(stderr, "hfilegen build: %s arrived while publishing: the output is complete\n",
               signal_name(interrupted));

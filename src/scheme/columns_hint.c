@@ -75,7 +75,7 @@ const char *hfg_columns_hint(char *buf, size_t cap, const char *const *names, si
     return buf;
   }
   add(&o, "; the column%s read %s ", n == 1 ? "" : "s", n == 1 ? "is" : "are");
-  int binary = 0; /* control bytes or broken UTF-8: shown as \xNN, never raw on a terminal */
+  int binary = 0, cr = 0; /* control bytes or broken UTF-8: shown as \xNN, never raw */
   for (size_t i = 0; i < n && o.len < 160; i++) {
     add(&o, "%s'", i ? ", " : "");
     for (const unsigned char *c = (const unsigned char *)names[i]; *c && o.len < 160;) {
@@ -83,7 +83,8 @@ const char *hfg_columns_hint(char *buf, size_t cap, const char *const *names, si
       if (*c == '\t') add(&o, "\\t"); /* a TAB shows as \t */
       else if (u == 0 || *c < 0x20 || *c == 0x7f) {
         add(&o, "\\x%02x", *c);
-        binary = 1;
+        if (*c == '\r') cr = 1;
+        else binary = 1;
         u = 1;
       } else add(&o, "%.*s", (int)u, (const char *)c);
       c += u ? u : 1;
@@ -92,7 +93,10 @@ const char *hfg_columns_hint(char *buf, size_t cap, const char *const *names, si
   }
   if (o.len >= 160 && n > 1) add(&o, " ...");
   add(&o, " (%zu)", n);
-  if (binary) {
+  if (cr && !binary) {
+    add(&o, "; the header holds CRs (\\x0d): lines that end in CR alone (classic Mac OS) are "
+            "one line here; convert them (tr '\\r' '\\n')");
+  } else if (binary) {
     add(&o, "; the header is not text: is the input a binary file, or compressed in a format "
             "hfilegen does not read?");
   } else if (n == 1 && strchr(names[0], '\t') &&

@@ -162,5 +162,20 @@ check "unnamed column mapped (--map '=-'): no warning, no empty qualifier" \
 "$H" build --rowkey '{id}' --out "$T/e3" --timestamp $TS --quiet "$T/small.csv" 2> "$T/e3.err"
 check "named columns: no warning" '[ $? -eq 0 ] && [ ! -s "$T/e3.err" ]'
 
+# ---- 10. a file with CR line ends only, and a job that reads no record -------------------
+# Lines ended by CR alone are one line: the file was all header, the job "succeeded" with
+# 0 records and no HFiles, and nothing said so.
+printf 'id,name\r1,a\r2,b\r' > "$T/cr.csv"
+"$H" build --rowkey '{id}' --out "$T/r1" --timestamp $TS --quiet "$T/cr.csv" 2> "$T/r1.err"
+check "CR-only lines: the header's CR is warned about, with the fix" \
+  '[ $? -eq 0 ] && grep -q "cr.csv: the header.s column 2 holds a CR: lines that end in CR alone" "$T/r1.err"'
+check "no record read: warned about, even with --quiet" \
+  'grep -q "warning: no records were read (the inputs hold no more than a header): .*r1 holds no HFiles" "$T/r1.err"'
+"$H" build --rowkey '{name}' --out "$T/r2" --quiet "$T/cr.csv" 2> "$T/r2.err"
+check "CR-only lines and an unknown column: the hint says CR, not binary" \
+  'grep -q "the header holds CRs (.x0d): lines that end in CR alone" "$T/r2.err" && ! grep -q "binary" "$T/r2.err"'
+"$H" build --rowkey '{id}' --out "$T/r3" --timestamp $TS --quiet "$T/small.csv" 2> "$T/r3.err"
+check "records read: no such warning" '[ ! -s "$T/r3.err" ]'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
