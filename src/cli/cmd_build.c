@@ -427,6 +427,7 @@ int cmd_build(int argc, char **argv) {
     rc = 128 + interrupted;
   } else if (r) {
     fprintf(stderr, "hfilegen build: FAILED: %s\n", s.error);
+    cli_splits_hint(stderr, "build", o.splits_file, s.error);
     fprintf(stderr, "hfilegen build: nothing was published in %s (%llu records read, %llu "
                     "rejected)\n",
             o.out_dir, (unsigned long long)s.records_read,

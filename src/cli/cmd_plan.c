@@ -417,6 +417,7 @@ int cmd_plan(int argc, char **argv) {
   char err[1024];
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);
+    cli_splits_hint(stderr, "plan", o.splits_file, err);
     rc = 1;
     goto out;
   }

@@ -177,5 +177,24 @@ check "CR-only lines and an unknown column: the hint says CR, not binary" \
 "$H" build --rowkey '{id}' --out "$T/r3" --timestamp $TS --quiet "$T/small.csv" 2> "$T/r3.err"
 check "records read: no such warning" '[ ! -s "$T/r3.err" ]'
 
+# ---- 11. a splits file made by hand: wrong order, repeats, a byte order mark -------------
+# "line 2: split keys must be strictly ascending (unsigned bytes) and non-empty" and no
+# word on how to get them so, or that a BOM made the first key sort last.
+printf '5\n1\n9\n' > "$T/order.txt"
+printf '1\n2\n2\n3\n' > "$T/dup.txt"
+printf '\xef\xbb\xbf1\n2\n' > "$T/bom.txt"
+"$H" build --rowkey '{id}' --splits "$T/order.txt" --out "$T/s1" --quiet "$T/small.csv" 2> "$T/s1.err"
+check "splits out of order: build says how to sort them" \
+  '[ $? -eq 1 ] && grep -q "order.txt line 2: split keys must be strictly ascending" "$T/s1.err" &&
+   grep -q "compare as unsigned bytes, as in HBase, .*LC_ALL=C sort -u .*order.txt" "$T/s1.err"'
+"$H" plan --rowkey '{id}' --splits "$T/dup.txt" "$T/small.csv" > /dev/null 2> "$T/s2.err"
+check "repeated split key: plan says sort -u" '[ $? -eq 1 ] && grep -q "LC_ALL=C sort -u .*dup.txt" "$T/s2.err"'
+"$H" verify --splits "$T/bom.txt" "$T/h3" > /dev/null 2> "$T/s3.err"
+check "a BOM in the splits file: verify names it" \
+  '[ $? -eq 2 ] && grep -q "bom.txt starts with a UTF-8 byte order mark" "$T/s3.err"'
+LC_ALL=C sort -u "$T/order.txt" > "$T/sorted.txt"
+"$H" build --rowkey '{id}' --splits "$T/sorted.txt" --out "$T/s4" --timestamp $TS --quiet "$T/small.csv"
+check "the sort the hint gives is accepted" '[ $? -eq 0 ] && [ -f "$T/s4/_SUCCESS" ]'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
