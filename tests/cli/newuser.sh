@@ -196,5 +196,24 @@ LC_ALL=C sort -u "$T/order.txt" > "$T/sorted.txt"
 "$H" build --rowkey '{id}' --splits "$T/sorted.txt" --out "$T/s4" --timestamp $TS --quiet "$T/small.csv"
 check "the sort the hint gives is accepted" '[ $? -eq 0 ] && [ -f "$T/s4/_SUCCESS" ]'
 
+# ---- 12. an output directory that cannot be written: the message says what failed --------
+# It was "ro/out: Permission denied", or for a read-only <out> the hidden staging name
+# ".out.hfilegen-staging/cf: Permission denied". Root writes anywhere: run as nobody.
+as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
+if [ "$(id -u)" != 0 ] || setpriv --reuid=65534 --regid=65534 --clear-groups true 2> /dev/null; then
+  chmod 755 "$T"
+  mkdir -p "$T/ro1" "$T/ro2/out" && chmod 555 "$T/ro1" "$T/ro2/out" && chmod 777 "$T/ro2"
+  as_user "$H" build --rowkey '{id}' --out "$T/ro1/out" --quiet "$T/small.csv" 2> "$T/w1.err"
+  check "unwritable parent: cannot create the output directory, named" \
+    '[ $? -eq 1 ] && grep -q "cannot create the output directory .*ro1/out: Permission denied" "$T/w1.err"'
+  as_user "$H" build --rowkey '{id}' --out "$T/ro2/out" --quiet "$T/small.csv" 2> "$T/w2.err"
+  check "read-only output directory: the family directory named as the user wrote it" \
+    '[ $? -eq 1 ] && grep -q "cannot create the family directory .*ro2/out/cf: Permission denied" "$T/w2.err" &&
+     ! grep -q "hfilegen-staging" "$T/w2.err" && [ -d "$T/ro2/out" ]'
+  chmod 755 "$T/ro1" "$T/ro2/out"
+else
+  echo "newuser: section 12 skipped (root without setpriv)"
+fi
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
