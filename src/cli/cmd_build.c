@@ -51,7 +51,7 @@ static const char USAGE[] =
     "         with ISA-L, is several times faster, valid GZ, not HBase's bytes)\n"
     "run:     --memory 1g  --tmp-dir DIR  --spill-compression none|lz4  --threads N\n"
     "         --ingest-chunk 4m (parallel ingest: bytes of a plain file per part)\n"
-    "         --on-duplicate error|last|first\n"
+    "         --on-duplicate error|last|first  (--threads 0, the default: one per core)\n"
     "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n"
     "live:    --table NAME instead of --splits: the table's region boundaries and, unless\n"
     "         given, each family's codec, bloom and block size (and MAX_FILESIZE), from a\n"

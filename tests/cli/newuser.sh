@@ -215,5 +215,12 @@ else
   echo "newuser: section 12 skipped (root without setpriv)"
 fi
 
+# ---- 13. build --help gives the defaults a new user asks about ---------------------------
+"$H" build --help > "$T/help.txt"
+check "build --help: what --threads 0 (the default) means" 'grep -q "threads 0, the default: one per core" "$T/help.txt"'
+printf 'id,v\n\n1,a\n\n\n2,b\n\n' > "$T/blank.csv"
+"$H" build --rowkey '{id}' --out "$T/b1" --timestamp $TS --quiet "$T/blank.csv"
+check "blank lines are not records (as README says)" 'grep -q "\"records_read\": 2," "$T/b1/manifest.json"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
