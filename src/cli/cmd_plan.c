@@ -412,6 +412,8 @@ int cmd_plan(int argc, char **argv) {
     po.splits_desc = hb.source;
     rc = 2;
   }
+  if ((rc = cli_check_header_as_data("plan", &o)) != 0) goto out;
+  rc = 2;
   cli_warn_splits("plan", o.splits_file);
   if (cli_check_incremental(&o)) goto out;
   char err[1024];

@@ -77,6 +77,9 @@ gzip -c "$T/h2.csv" > "$T/h2.csv.gz"
 "$H" build --rowkey '{id}' --columns id,user_id --out "$T/h2" --quiet "$T/small.csv" "$T/h2.csv.gz" 2> "$T/h2.err"
 check "a header differing in case and blanks, in a later gzip input: refused" \
   '[ $? -eq 2 ] && grep -q "h2.csv.gz line 1 holds the column names" "$T/h2.err"'
+"$H" plan --rowkey '{id % 10}|{id}' --columns $COLS "$SRC/samples/orders.csv" > /dev/null 2> "$T/h5.err"
+check "plan: --columns on a header refused the same way" \
+  '[ $? -eq 2 ] && grep -q "^hfilegen plan: .*orders.csv line 1 holds the column names given to --columns" "$T/h5.err"'
 "$H" build --rowkey '{id}' --header --columns $COLS --out "$T/h3" --timestamp $TS --quiet "$SRC/samples/orders.csv"
 check "--header --columns still renames" '[ -f "$T/h3/_SUCCESS" ]'
 tail -n +2 "$SRC/samples/orders.csv" > "$T/nohdr.csv"
