@@ -193,7 +193,7 @@ static const char *signal_name(int sig) {
  * anything is read: the first fails the job, the second is warned about (with
  * --on-duplicate last|first reading a file twice is harmless). stdin and
  * database URIs are left to the reader. Returns 0, or 1 after a message. */
-static int check_inputs(const char *const *inputs, size_t n) {
+static int check_inputs(const char *const *inputs, size_t n, const char *job_file) {
   struct stat *st = calloc(n ? n : 1, sizeof *st);
   int rc = 0;
   if (!st) return 0; /* the reader will tell */
@@ -204,9 +204,13 @@ static int check_inputs(const char *const *inputs, size_t n) {
     if (stat(p, &st[k]) != 0 || access(p, R_OK) != 0) why = strerror(errno);
     else if (S_ISDIR(st[k].st_mode)) why = "is a directory, not a file (give the files in it)";
     if (why) {
-      fprintf(stderr, "hfilegen build: FAILED: %s (input %zu of %zu): cannot open: %s\n"
-                      "hfilegen build: nothing was read or published\n",
-              p, k + 1, n, why);
+      int e = errno;
+      fprintf(stderr, "hfilegen build: FAILED: %s (input %zu of %zu): cannot open: %s\n", p,
+              k + 1, n, why);
+      if (job_file && p[0] != '/' && e == ENOENT)
+        fprintf(stderr, "hfilegen build: (paths in a job file are relative to the directory "
+                        "hfilegen runs in, not to the job file %s)\n", job_file);
+      fprintf(stderr, "hfilegen build: nothing was read or published\n");
       rc = 1;
       break;
     }
@@ -338,15 +342,13 @@ int cmd_build(int argc, char **argv) {
   if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;
   rc = 2;
   if (cli_check_rowkey_columns("build", o.rowkey)) goto out;
-  if ((rc = check_inputs(inputs, ninputs)) != 0) goto out;
+  const char *job_file = NULL;
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
+  if ((rc = check_inputs(inputs, ninputs, job_file)) != 0) goto out;
   if ((rc = cli_check_header_as_data("build", &o)) != 0) goto out;
   warn_unnamed_columns(&o);
-  {
-    const char *job_file = NULL;
-    for (int i = 1; i + 1 < argc; i++)
-      if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
-    if ((rc = check_rejects_path(&o, job_file)) != 0) goto out;
-  }
+  if ((rc = check_rejects_path(&o, job_file)) != 0) goto out;
   rc = 2;
   cli_warn_splits("build", o.splits_file);
   if (cli_check_incremental(&o)) goto out;

@@ -225,5 +225,15 @@ printf 'id,v\n\n1,a\n\n\n2,b\n\n' > "$T/blank.csv"
 "$H" build --rowkey '{id}' --out "$T/b1" --timestamp $TS --quiet "$T/blank.csv"
 check "blank lines are not records (as README says)" 'grep -q "\"records_read\": 2," "$T/b1/manifest.json"'
 
+# ---- 14. a job file run from another directory ------------------------------------------
+# samples/jobs/*.yaml name samples/orders.csv: run from samples/jobs, the input is missing
+# and nothing said that a job file's paths are relative to the working directory.
+(cd "$SRC/samples/jobs" && "$H" build --job orders_salt10.yaml --out "$T/j1" --quiet) 2> "$T/j1.err"
+check "job file from elsewhere: says paths are relative to where hfilegen runs" \
+  '[ $? -eq 1 ] && grep -q "samples/orders.csv (input 1 of 1): cannot open" "$T/j1.err" &&
+   grep -q "paths in a job file are relative to the directory hfilegen runs in, not to the job file orders_salt10.yaml" "$T/j1.err"'
+"$H" build --rowkey '{id}' --out "$T/j2" --quiet "$T/nope.csv" 2> "$T/j2.err"
+check "no job file: no such note" '[ $? -eq 1 ] && ! grep -q "job file" "$T/j2.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
