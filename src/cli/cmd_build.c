@@ -393,6 +393,10 @@ int cmd_build(int argc, char **argv) {
     rc = 1;
   } else {
     if (!cli_quiet) print_summary(&o, &s);
+    if (!cli_quiet && !o.splits_file && !o.nsplit_keys && !live.hb.table && s.records_written)
+      fprintf(stderr, "hfilegen build: note: no --splits or --table: one region, so each file "
+                      "spans every key; completebulkload splits such files at a pre-split "
+                      "table's region boundaries (give --splits FILE or --table NAME)\n");
     if (s.records_read == 0) /* also with --quiet: a nightly job may be handed an empty file */
       fprintf(stderr, "hfilegen build: warning: no records were read (the inputs hold no more "
                       "than a header): %s holds no HFiles\n", o.out_dir);

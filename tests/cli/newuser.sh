@@ -235,5 +235,17 @@ check "job file from elsewhere: says paths are relative to where hfilegen runs" 
 "$H" build --rowkey '{id}' --out "$T/j2" --quiet "$T/nope.csv" 2> "$T/j2.err"
 check "no job file: no such note" '[ $? -eq 1 ] && ! grep -q "job file" "$T/j2.err"'
 
+# ---- 15. no --splits and no --table ---------------------------------------------------------
+# One region, silently: every file spans the whole key space, which a pre-split table
+# makes completebulkload split.
+"$H" build --rowkey '{id}' --out "$T/n1" --timestamp $TS "$T/small.csv" > /dev/null 2> "$T/n1.err"
+check "no splits: a note says one region and what to give" \
+  '[ $? -eq 0 ] && grep -q "note: no --splits or --table: one region, .*give --splits FILE or --table NAME" "$T/n1.err"'
+"$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/n2" \
+  --timestamp $TS "$T/small.csv" > /dev/null 2> "$T/n2.err"
+check "with --splits: no note" '[ $? -eq 0 ] && [ ! -s "$T/n2.err" ]'
+"$H" build --rowkey '{id}' --out "$T/n3" --timestamp $TS --quiet "$T/small.csv" 2> "$T/n3.err"
+check "--quiet: no note" '[ $? -eq 0 ] && [ ! -s "$T/n3.err" ]'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
