@@ -252,6 +252,35 @@ static int check_rejects_path(const hfg_build_options *o, const char *job_file) 
   return 0;
 }
 
+/* A MySQL dump written with LINES TERMINATED BY '\r\n' (or moved through
+ * Windows) read with the default '\n': every last field keeps a CR, as MySQL's
+ * own LOAD DATA would, and nothing said so. Warned about when the first record
+ * of a file ends in one. */
+static void warn_mysql_crlf(const hfg_build_options *o) {
+  if (o->format != HFG_BUILD_MYSQL || o->lines_terminated_by) return;
+  hfg_input_options io;
+  hfg_build_input_options(o, &io);
+  for (size_t k = 0; k < o->ninputs; k++) {
+    const char *p = o->inputs[k];
+    struct stat st;
+    if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) continue;
+    hfg_record_reader *r = NULL;
+    hfg_record rec;
+    if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) continue; /* the job reports it */
+    int got = hfg_record_reader_next(r, &rec);
+    int cr = (got == 1 || got == HFG_EPARSE) && rec.raw_len && rec.raw[rec.raw_len - 1] == '\r';
+    hfg_record_reader_free(r);
+    if (cr) {
+      fprintf(stderr,
+              "hfilegen build: warning: %s: line 1 ends in CR LF: each record's last field keeps "
+              "the CR; if the dump was written with LINES TERMINATED BY '\\r\\n', give "
+              "--lines-terminated-by '\\r\\n'\n",
+              p);
+      return;
+    }
+  }
+}
+
 /* A header with an empty name ("id,,note", a trailing comma) makes the column's
  * values cells with an empty qualifier (cf:), legal in HBase but rarely meant,
  * and nothing said so. Warned about here (the first file's header names the
@@ -348,6 +377,7 @@ int cmd_build(int argc, char **argv) {
   if ((rc = check_inputs(inputs, ninputs, job_file)) != 0) goto out;
   if ((rc = cli_check_header_as_data("build", &o)) != 0) goto out;
   warn_unnamed_columns(&o);
+  warn_mysql_crlf(&o);
   if ((rc = check_rejects_path(&o, job_file)) != 0) goto out;
   rc = 2;
   cli_warn_splits("build", o.splits_file);

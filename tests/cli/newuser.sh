@@ -247,5 +247,21 @@ check "with --splits: no note" '[ $? -eq 0 ] && [ ! -s "$T/n2.err" ]'
 "$H" build --rowkey '{id}' --out "$T/n3" --timestamp $TS --quiet "$T/small.csv" 2> "$T/n3.err"
 check "--quiet: no note" '[ $? -eq 0 ] && [ ! -s "$T/n3.err" ]'
 
+# ---- 16. a MySQL dump with CR LF line ends read with the default LINES TERMINATED BY -------
+# Every record's last field kept the CR (as LOAD DATA would), and nothing said so.
+printf '1\ta\r\n2\tb\r\n' > "$T/crlf.txt"
+"$H" build --format mysql --columns id,name --rowkey '{id}' --out "$T/m1" --timestamp $TS --quiet \
+  "$T/crlf.txt" 2> "$T/m1.err"
+check "mysql CR LF: warned about, with the flag to give" \
+  '[ $? -eq 0 ] && grep -q "crlf.txt: line 1 ends in CR LF: each record.s last field keeps the CR; .*give --lines-terminated-by" "$T/m1.err"'
+"$H" build --format mysql --columns id,name --lines-terminated-by '\r\n' --rowkey '{id}' --out "$T/m2" \
+  --timestamp $TS --quiet "$T/crlf.txt" 2> "$T/m2.err"
+check "mysql with --lines-terminated-by '\r\n': no warning, no CR in the values" \
+  '[ $? -eq 0 ] && [ ! -s "$T/m2.err" ] && ! "$H" inspect --cells "$T"/m2/cf/* | grep -q "x0d"'
+printf '1\ta\n2\tb\n' > "$T/lf.txt"
+"$H" build --format mysql --columns id,name --rowkey '{id}' --out "$T/m3" --timestamp $TS --quiet \
+  "$T/lf.txt" 2> "$T/m3.err"
+check "mysql LF: no warning" '[ $? -eq 0 ] && [ ! -s "$T/m3.err" ]'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
