@@ -3,12 +3,9 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "hfilegen/reader.h"
 #include "hfilegen/scheme.h"
-#include "pipeline/columns.h"
-#include "pipeline/record_reader.h"
 #include "pipeline/splits.h"
 #include "util/buf.h"
 #include "util/escape.h"
@@ -182,49 +179,4 @@ void cli_splits_hint(FILE *f, const char *cmd, const char *path, const char *err
     fprintf(f, "hfilegen %s: split keys compare as unsigned bytes, as in HBase, and each must be "
                "new: LC_ALL=C sort -u %s puts them in that order without repeats (not keys "
                "written with \\xNN escapes: order those by their bytes)\n", cmd, path);
-}
-
-/* a field equal to a name but for case and surrounding blanks */
-static int same_name(const hfg_field *f, const char *name) {
-  const char *p = f->p;
-  size_t n = f->len, m = strlen(name);
-  while (n && isspace((unsigned char)*p)) p++, n--;
-  while (n && isspace((unsigned char)p[n - 1])) n--;
-  if (n != m || !n) return 0;
-  for (size_t i = 0; i < n; i++)
-    if (tolower((unsigned char)p[i]) != tolower((unsigned char)name[i])) return 0;
-  return 1;
-}
-
-/* --columns without --header says the input has no header, so a header line
- * was read as a record: its names became a row (rowkey 'id', cells 'user_id',
- * ...) and nothing said so. The first record of each file is looked at here
- * (stdin and database inputs cannot be read twice); when it holds exactly the
- * names given, the job is refused. Returns 0 or 2 after a message. Build and
- * plan (whose sample would hold the header as a record) call it. */
-int cli_check_header_as_data(const char *cmd, const hfg_build_options *o) {
-  if (o->header || !o->ncolumns) return 0;
-  hfg_input_options io;
-  hfg_build_input_options(o, &io);
-  for (size_t k = 0; k < o->ninputs; k++) {
-    const char *p = o->inputs[k];
-    struct stat st;
-    if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) continue;
-    hfg_record_reader *r = NULL;
-    hfg_record rec;
-    if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) continue; /* the job reports it */
-    int got = hfg_record_reader_next(r, &rec) == 1 && rec.nfields == o->ncolumns;
-    for (size_t i = 0; got && i < rec.nfields; i++) got = same_name(&rec.fields[i], o->columns[i]);
-    uint64_t line = got ? rec.line : 0;
-    hfg_record_reader_free(r);
-    if (got) {
-      fprintf(stderr,
-              "hfilegen %s: %s line %llu holds the column names given to --columns: the file "
-              "has a header, which would be loaded as a row; give --header --columns to rename "
-              "its columns, or leave --columns out to take them from the header\n",
-              cmd, p, (unsigned long long)line);
-      return 2;
-    }
-  }
-  return 0;
 }

@@ -55,11 +55,4 @@ void cli_template_columns_hint(FILE *f, const struct hfg_scheme *s, const char *
  * file starts with a UTF-8 byte order mark, which is part of the first key. */
 void cli_splits_hint(FILE *f, const char *cmd, const char *path, const char *err);
 
-/* --columns without --header on a file whose first record holds exactly those
- * names (case and blanks aside): a header that would be read as a record.
- * 2 after a message naming the file and line and the fix; 0 otherwise (stdin
- * and database inputs are not looked at). */
-struct hfg_build_options;
-int cli_check_header_as_data(const char *cmd, const struct hfg_build_options *o);
-
 #endif

@@ -1,5 +1,4 @@
 /* hfilegen build: the CLI face of hfg_build_run (include/hfilegen/build.h). */
-#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,11 +10,10 @@
 
 #include "cli/cli.h"
 #include "cli/cli_build_live.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/build.h"
-#include "pipeline/columns.h"
-#include "pipeline/record_reader.h"
 
 static const char USAGE[] =
     "usage: hfilegen build [--job FILE] --rowkey TEMPLATE --out DIR [options] INPUT...\n"
@@ -186,136 +184,6 @@ static const char *signal_name(int sig) {
                           : "a signal";
 }
 
-/* Every input file is opened only when its turn comes, so a missing third input
- * used to fail the job after the first two were read (hours for a big job), and
- * one file given twice made every record a duplicate of itself ("a.csv line 14
- * and a.csv line 14") with no word about why. Both are found here, before
- * anything is read: the first fails the job, the second is warned about (with
- * --on-duplicate last|first reading a file twice is harmless). stdin and
- * database URIs are left to the reader. Returns 0, or 1 after a message. */
-static int check_inputs(const char *const *inputs, size_t n, const char *job_file) {
-  struct stat *st = calloc(n ? n : 1, sizeof *st);
-  int rc = 0;
-  if (!st) return 0; /* the reader will tell */
-  for (size_t k = 0; k < n && !rc; k++) {
-    const char *p = inputs[k];
-    if (!strcmp(p, "-") || strstr(p, "://")) continue;
-    const char *why = NULL;
-    if (stat(p, &st[k]) != 0 || access(p, R_OK) != 0) why = strerror(errno);
-    else if (S_ISDIR(st[k].st_mode)) why = "is a directory, not a file (give the files in it)";
-    if (why) {
-      int e = errno;
-      fprintf(stderr, "hfilegen build: FAILED: %s (input %zu of %zu): cannot open: %s\n", p,
-              k + 1, n, why);
-      if (job_file && p[0] != '/' && e == ENOENT)
-        fprintf(stderr, "hfilegen build: (paths in a job file are relative to the directory "
-                        "hfilegen runs in, not to the job file %s)\n", job_file);
-      fprintf(stderr, "hfilegen build: nothing was read or published\n");
-      rc = 1;
-      break;
-    }
-    if (!S_ISREG(st[k].st_mode)) continue; /* a pipe or device: read as it comes */
-    for (size_t j = 0; j < k; j++)
-      if (strcmp(inputs[j], "-") && !strstr(inputs[j], "://") && S_ISREG(st[j].st_mode) &&
-          st[j].st_dev == st[k].st_dev && st[j].st_ino == st[k].st_ino) {
-        fprintf(stderr,
-                "hfilegen build: warning: %s and %s (inputs %zu and %zu) are the same file: "
-                "each of its records is read twice, a duplicate of itself\n",
-                inputs[j], p, j + 1, k + 1);
-        break;
-      }
-  }
-  free(st);
-  return rc;
-}
-
-/* The rejects file is created empty when the job starts and removed when it
- * ends without rejects, so a --rejects naming an input deleted that input (and
- * a larger one was cut short under the reader: records silently lost); the
- * splits or job file went the same way. Refused here. Returns 0 or 2. */
-static int check_rejects_path(const hfg_build_options *o, const char *job_file) {
-  struct stat rs, st;
-  if (!o->rejects_path || stat(o->rejects_path, &rs) != 0 || !S_ISREG(rs.st_mode)) return 0;
-  for (size_t k = 0; k <= o->ninputs + 1; k++) {
-    const char *p = k < o->ninputs ? o->inputs[k] : k == o->ninputs ? o->splits_file : job_file;
-    if (!p || !strcmp(p, "-") || strstr(p, "://") || stat(p, &st) != 0) continue;
-    if (st.st_dev != rs.st_dev || st.st_ino != rs.st_ino) continue;
-    char what[64];
-    if (k < o->ninputs) snprintf(what, sizeof what, "input %zu", k + 1);
-    else snprintf(what, sizeof what, k == o->ninputs ? "the --splits file" : "the --job file");
-    fprintf(stderr,
-            "hfilegen build: --rejects %s is %s (%s): the rejects file is written from empty "
-            "and removed when nothing is rejected; give another path\n",
-            o->rejects_path, p, what);
-    return 2;
-  }
-  return 0;
-}
-
-/* A MySQL dump written with LINES TERMINATED BY '\r\n' (or moved through
- * Windows) read with the default '\n': every last field keeps a CR, as MySQL's
- * own LOAD DATA would, and nothing said so. Warned about when the first record
- * of a file ends in one. */
-static void warn_mysql_crlf(const hfg_build_options *o) {
-  if (o->format != HFG_BUILD_MYSQL || o->lines_terminated_by) return;
-  hfg_input_options io;
-  hfg_build_input_options(o, &io);
-  for (size_t k = 0; k < o->ninputs; k++) {
-    const char *p = o->inputs[k];
-    struct stat st;
-    if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) continue;
-    hfg_record_reader *r = NULL;
-    hfg_record rec;
-    if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) continue; /* the job reports it */
-    int got = hfg_record_reader_next(r, &rec);
-    int cr = (got == 1 || got == HFG_EPARSE) && rec.raw_len && rec.raw[rec.raw_len - 1] == '\r';
-    hfg_record_reader_free(r);
-    if (cr) {
-      fprintf(stderr,
-              "hfilegen build: warning: %s: line 1 ends in CR LF: each record's last field keeps "
-              "the CR; if the dump was written with LINES TERMINATED BY '\\r\\n', give "
-              "--lines-terminated-by '\\r\\n'\n",
-              p);
-      return;
-    }
-  }
-}
-
-/* A header with an empty name ("id,,note", a trailing comma) makes the column's
- * values cells with an empty qualifier (cf:), legal in HBase but rarely meant,
- * and nothing said so. Warned about here (the first file's header names the
- * columns), unless --map maps the empty name ('=-' drops it). */
-static void warn_unnamed_columns(const hfg_build_options *o) {
-  if (!o->header || o->ncolumns || !o->ninputs) return;
-  for (size_t m = 0; m < o->nmappings; m++)
-    if (o->mappings[m][0] == '=') return;
-  const char *p = o->inputs[0];
-  struct stat st;
-  if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) return;
-  hfg_input_options io;
-  hfg_build_input_options(o, &io);
-  hfg_record_reader *r = NULL;
-  if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) return; /* the job reports it */
-  size_t n = 0;
-  const char *const *names = hfg_record_reader_columns(r, &n);
-  for (size_t i = 0; names && i < n; i++)
-    if (strchr(names[i], '\r')) {
-      fprintf(stderr,
-              "hfilegen build: warning: %s: the header's column %zu holds a CR: lines that end "
-              "in CR alone (classic Mac OS) are one line here; convert them (tr '\\r' '\\n')\n",
-              p, i + 1);
-      break;
-    }
-  for (size_t i = 0; names && i < n; i++)
-    if (!names[i][0])
-      fprintf(stderr,
-              "hfilegen build: warning: %s: column %zu of the header has no name: its values "
-              "become cells with an empty qualifier (%s:); drop it with --map '=-', or name the "
-              "columns with --header --columns\n",
-              p, i + 1, o->family ? o->family : "cf");
-  hfg_record_reader_free(r);
-}
-
 int cmd_build(int argc, char **argv) {
   hfg_build_options o;
   hfg_build_options_init(&o);
@@ -374,11 +242,11 @@ int cmd_build(int argc, char **argv) {
   const char *job_file = NULL;
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
-  if ((rc = check_inputs(inputs, ninputs, job_file)) != 0) goto out;
+  if ((rc = cli_check_inputs(inputs, ninputs, job_file)) != 0) goto out;
   if ((rc = cli_check_header_as_data("build", &o)) != 0) goto out;
-  warn_unnamed_columns(&o);
-  warn_mysql_crlf(&o);
-  if ((rc = check_rejects_path(&o, job_file)) != 0) goto out;
+  cli_warn_unnamed_columns(&o);
+  cli_warn_mysql_crlf(&o);
+  if ((rc = cli_check_rejects_path(&o, job_file)) != 0) goto out;
   rc = 2;
   cli_warn_splits("build", o.splits_file);
   if (cli_check_incremental(&o)) goto out;

@@ -13,6 +13,7 @@
 #include "cli/chart_svg.h"
 #include "cli/cli.h"
 #include "cli/cli_hbase.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
