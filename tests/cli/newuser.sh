@@ -263,5 +263,10 @@ printf '1\ta\n2\tb\n' > "$T/lf.txt"
   "$T/lf.txt" 2> "$T/m3.err"
 check "mysql LF: no warning" '[ $? -eq 0 ] && [ ! -s "$T/m3.err" ]'
 
+# ---- 17. inspect given build's output directory -----------------------------------------
+"$H" inspect "$T/h3" > /dev/null 2> "$T/in1.err"
+check "inspect DIR: says it takes HFiles and that verify checks a directory" \
+  '[ $? -ne 0 ] && grep -q "it takes HFiles (.*h3/<family>/<file>); .hfilegen verify .*h3. checks a whole output directory" "$T/in1.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
