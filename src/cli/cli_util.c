@@ -1,9 +1,11 @@
 #include "cli/cli_util.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
 #include "hfilegen/reader.h"
+#include "hfilegen/scheme.h"
 #include "pipeline/splits.h"
 #include "util/buf.h"
 #include "util/escape.h"
@@ -116,4 +118,65 @@ void cli_warn_splits(const char *cmd, const char *path) {
   if (!path || hfg_splits_load(path, &sp, &e)) return; /* the command reports errors */
   if (sp.n == 0) fprintf(stderr, "hfilegen %s: warning: %s: no split points: one region\n", cmd, path);
   hfg_splits_free(&sp);
+}
+
+int cli_check_rowkey_columns(const char *cmd, const char *tmpl) {
+  hfg_scheme *s = NULL;
+  char err[256];
+  if (!tmpl || hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) return 0;
+  size_t n = hfg_scheme_column_count(s);
+  hfg_scheme_free(s);
+  if (n) return 0;
+  fprintf(stderr,
+          "hfilegen %s: --rowkey '%s' uses no column: every record would get this one rowkey "
+          "(the whole input one row); name columns in braces, e.g. '{id}' or '{id %% 10}|{id}'\n",
+          cmd, tmpl);
+  return -1;
+}
+
+/* a and b equal but for case and surrounding blanks */
+static int loose_same(const char *a, const char *b) {
+  while (isspace((unsigned char)*a)) a++;
+  while (isspace((unsigned char)*b)) b++;
+  size_t an = strlen(a), bn = strlen(b);
+  while (an && isspace((unsigned char)a[an - 1])) an--;
+  while (bn && isspace((unsigned char)b[bn - 1])) bn--;
+  if (an != bn || !an) return 0;
+  for (size_t i = 0; i < an; i++)
+    if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return 0;
+  return 1;
+}
+
+void cli_template_columns_hint(FILE *f, const hfg_scheme *s, const char *err) {
+  const char *at = strstr(err, "the template has no column '");
+  if (!at) return;
+  char name[256];
+  snprintf(name, sizeof name, "%s", at + 28);
+  char *q = strrchr(name, '\'');
+  if (q) *q = '\0';
+  size_t n = hfg_scheme_column_count(s);
+  fprintf(f, "  the template's column%s: ", n == 1 ? "" : "s");
+  for (size_t i = 0; i < n; i++) fprintf(f, "%s'%s'", i ? ", " : "", hfg_scheme_column_name(s, i));
+  if (!n) fputs("none", f);
+  for (size_t i = 0; i < n; i++)
+    if (loose_same(name, hfg_scheme_column_name(s, i))) {
+      fprintf(f, "; did you mean '%s'?", hfg_scheme_column_name(s, i));
+      break;
+    }
+  fputc('\n', f);
+}
+
+void cli_splits_hint(FILE *f, const char *cmd, const char *path, const char *err) {
+  if (!path || !err || !strstr(err, "strictly ascending")) return;
+  unsigned char b[3] = {0};
+  FILE *in = fopen(path, "rb");
+  size_t n = in ? fread(b, 1, 3, in) : 0;
+  if (in) fclose(in);
+  if (n == 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf)
+    fprintf(f, "hfilegen %s: %s starts with a UTF-8 byte order mark (ef bb bf), which is read as "
+               "the first key's first bytes: save it without one\n", cmd, path);
+  else
+    fprintf(f, "hfilegen %s: split keys compare as unsigned bytes, as in HBase, and each must be "
+               "new: LC_ALL=C sort -u %s puts them in that order without repeats (not keys "
+               "written with \\xNN escapes: order those by their bytes)\n", cmd, path);
 }

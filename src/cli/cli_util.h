@@ -39,4 +39,20 @@ void cli_template_caret(FILE *f, const char *tmpl, const char *err);
  * build then writes one region); load errors are left to the command. */
 void cli_warn_splits(const char *cmd, const char *path);
 
+/* -1 (after a message on stderr) when the rowkey template names no column
+ * ('id' for '{id}'): every record would get the one rowkey. 0 otherwise,
+ * compile errors included (the command reports them). */
+int cli_check_rowkey_columns(const char *cmd, const char *tmpl);
+
+/* After "the template has no column 'x'" (a NAME=VALUE of key or scan-ranges):
+ * "  the template's columns: 'a', 'b'" and a name that differs only in case or
+ * blanks as "did you mean 'a'?", on f. Nothing for other messages. */
+struct hfg_scheme;
+void cli_template_columns_hint(FILE *f, const struct hfg_scheme *s, const char *err);
+
+/* After a splits file error err: when it is about the keys' order, a line on f
+ * saying how to sort them (HBase's byte order: LC_ALL=C sort -u), or that the
+ * file starts with a UTF-8 byte order mark, which is part of the first key. */
+void cli_splits_hint(FILE *f, const char *cmd, const char *path, const char *err);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_build_live.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/build.h"
@@ -48,7 +49,7 @@ static const char USAGE[] =
     "         with ISA-L, is several times faster, valid GZ, not HBase's bytes)\n"
     "run:     --memory 1g  --tmp-dir DIR  --spill-compression none|lz4  --threads N\n"
     "         --ingest-chunk 4m (parallel ingest: bytes of a plain file per part)\n"
-    "         --on-duplicate error|last|first\n"
+    "         --on-duplicate error|last|first  (--threads 0, the default: one per core)\n"
     "         --rejects FILE  --max-rejects N  --quiet  --progress plain|none\n"
     "live:    --table NAME instead of --splits: the table's region boundaries and, unless\n"
     "         given, each family's codec, bloom and block size (and MAX_FILESIZE), from a\n"
@@ -169,6 +170,11 @@ static void catch_signals(void) {
     sigemptyset(&sa.sa_mask);
     sigaction(sigs[k], &sa, NULL);
   }
+  /* A file size limit (ulimit -f, RLIMIT_FSIZE) kills the process with SIGXFSZ
+   * by default, mid-write, leaving the staging directory (and a user's own
+   * empty output directory hidden in it). Ignored, the write fails with EFBIG
+   * and the job fails like on a full disk: temporaries removed, <out> back. */
+  signal(SIGXFSZ, SIG_IGN);
 }
 
 static const char *signal_name(int sig) {
@@ -232,6 +238,16 @@ int cmd_build(int argc, char **argv) {
   }
   if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;
   rc = 2;
+  if (cli_check_rowkey_columns("build", o.rowkey)) goto out;
+  const char *job_file = NULL;
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
+  if ((rc = cli_check_inputs(inputs, ninputs, job_file)) != 0) goto out;
+  if ((rc = cli_check_header_as_data("build", &o)) != 0) goto out;
+  cli_warn_unnamed_columns(&o);
+  cli_warn_mysql_crlf(&o);
+  if ((rc = cli_check_rejects_path(&o, job_file)) != 0) goto out;
+  rc = 2;
   cli_warn_splits("build", o.splits_file);
   if (cli_check_incremental(&o)) goto out;
   o.progress = show_progress;
@@ -267,6 +283,7 @@ int cmd_build(int argc, char **argv) {
     rc = 128 + interrupted;
   } else if (r) {
     fprintf(stderr, "hfilegen build: FAILED: %s\n", s.error);
+    cli_splits_hint(stderr, "build", o.splits_file, s.error);
     fprintf(stderr, "hfilegen build: nothing was published in %s (%llu records read, %llu "
                     "rejected)\n",
             o.out_dir, (unsigned long long)s.records_read,
@@ -274,6 +291,13 @@ int cmd_build(int argc, char **argv) {
     rc = 1;
   } else {
     if (!cli_quiet) print_summary(&o, &s);
+    if (!cli_quiet && !o.splits_file && !o.nsplit_keys && !live.hb.table && s.records_written)
+      fprintf(stderr, "hfilegen build: note: no --splits or --table: one region, so each file "
+                      "spans every key; completebulkload splits such files at a pre-split "
+                      "table's region boundaries (give --splits FILE or --table NAME)\n");
+    if (s.records_read == 0) /* also with --quiet: a nightly job may be handed an empty file */
+      fprintf(stderr, "hfilegen build: warning: no records were read (the inputs hold no more "
+                      "than a header): %s holds no HFiles\n", o.out_dir);
     if (interrupted)
       fprintf(stderr, "hfilegen build: %s arrived while publishing: the output is complete\n",
               signal_name(interrupted));

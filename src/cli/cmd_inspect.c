@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
@@ -522,6 +523,10 @@ static int inspect_one(const char *path, const opts *o) {
   int rc = hfg_reader_open(path, &r);
   if (rc) {
     fprintf(stderr, "hfilegen inspect: %s: %s\n", path, hfg_reader_errmsg(r));
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) /* build's output, say */
+      fprintf(stderr, "hfilegen inspect: it takes HFiles (%s/<family>/<file>); 'hfilegen verify "
+                      "%s' checks a whole output directory\n", path, path);
     if (o->json) {
       fputs("{\"file\": ", stdout);
       cli_json_str(stdout, path);

@@ -72,6 +72,7 @@ int cmd_key(int argc, char **argv) {
   int r = hfg_scheme_key(s, vals, n, &key, &len, err, sizeof err);
   if (r) {
     fprintf(stderr, "hfilegen key: %s\n", err);
+    cli_template_columns_hint(stderr, s, err);
     rc = r == HFG_EINVAL ? 2 : 1;
     hfg_scheme_free(s);
     goto out;

@@ -13,6 +13,7 @@
 #include "cli/chart_svg.h"
 #include "cli/cli.h"
 #include "cli/cli_hbase.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
@@ -412,11 +413,14 @@ int cmd_plan(int argc, char **argv) {
     po.splits_desc = hb.source;
     rc = 2;
   }
+  if ((rc = cli_check_header_as_data("plan", &o)) != 0) goto out;
+  rc = 2;
   cli_warn_splits("plan", o.splits_file);
   if (cli_check_incremental(&o)) goto out;
   char err[1024];
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);
+    cli_splits_hint(stderr, "plan", o.splits_file, err);
     rc = 1;
     goto out;
   }

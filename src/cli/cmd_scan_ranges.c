@@ -187,6 +187,7 @@ int cmd_scan_ranges(int argc, char **argv) {
                                  sizeof err);
   if (r) {
     fprintf(stderr, "hfilegen scan-ranges: %s\n", err);
+    cli_template_columns_hint(stderr, s, err);
     rc = r == HFG_EINVAL ? 2 : 1;
     goto out;
   }

@@ -209,6 +209,7 @@ static int load_splits(const char *path, splits *s) {
   hfg_err e = {0};
   if (hfg_splits_load(path, &sp, &e)) {
     fprintf(stderr, "hfilegen verify: %s\n", e.msg);
+    cli_splits_hint(stderr, "verify", path, e.msg);
     return -1;
   }
   if (sp.n == 0) fprintf(stderr, "hfilegen verify: warning: %s: no split points: one region\n", path);

@@ -559,6 +559,29 @@ static int job_apply(const char *path, unsigned long line, const char *key, cons
 
 static char **job_cols;
 
+/* A template written unquoted in YAML (rowkey: {id % 10}|{id}) is a flow
+ * mapping, and libyaml's message ("did not find expected key") does not say
+ * so. Prints a hint when line `line` (1-based) of the job file has a key whose
+ * value starts with '{'. */
+static void yaml_brace_hint(const char *path, unsigned long line) {
+  FILE *f = fopen(path, "r");
+  char buf[4096];
+  unsigned long n = 0;
+  if (!f) return;
+  while (fgets(buf, sizeof buf, f) && ++n < line) {}
+  fclose(f);
+  if (n != line) return;
+  const char *c = strchr(buf, ':');
+  if (!c || buf[0] == '#') return;
+  const char *v = c + 1;
+  while (*v == ' ' || *v == '\t') v++;
+  if (*v != '{') return;
+  fprintf(stderr,
+          "hfilegen build: job file %s line %lu: a value that starts with '{' is a YAML mapping: "
+          "quote the template, e.g. rowkey: \"{id %% 10}|{id}\"\n",
+          path, line);
+}
+
 static int load_job(const char *path, hfg_build_options *o, job_lists *jl) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -577,6 +600,9 @@ static int load_job(const char *path, hfg_build_options *o, job_lists *jl) {
   if (!yaml_parser_load(&p, &doc)) {
     fprintf(stderr, "hfilegen build: job file %s line %lu: %s\n", path,
             (unsigned long)p.problem_mark.line + 1, p.problem ? p.problem : "YAML error");
+    yaml_brace_hint(path, (unsigned long)p.problem_mark.line + 1);
+    if (p.context_mark.line != p.problem_mark.line)
+      yaml_brace_hint(path, (unsigned long)p.context_mark.line + 1);
     goto out;
   }
   yaml_node_t *root = yaml_document_get_root_node(&doc);
@@ -630,6 +656,7 @@ static int load_job(const char *path, hfg_build_options *o, job_lists *jl) {
     } else {
       fprintf(stderr, "hfilegen build: job file %s line %lu: '%s' must be a scalar or a list\n",
               path, line, key);
+      if (v->type == YAML_MAPPING_NODE) yaml_brace_hint(path, line);
       rc = -1;
     }
   }

@@ -124,7 +124,8 @@ static int stage_path(const char *out, char *buf, size_t cap) {
 static int stage_out(job *j) {
   const char *out = j->o->out_dir;
   j->lock_fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (j->lock_fd < 0) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
+  if (j->lock_fd < 0)
+    return fail(j, HFG_EIO, "cannot open the output directory %s: %s", out, strerror(errno));
   if (flock(j->lock_fd, LOCK_EX | LOCK_NB))
     return fail(j, HFG_EINVAL, "output directory %s is in use by another hfilegen job", out);
   if (stage_path(out, j->stage, sizeof j->stage)) return 0;
@@ -186,9 +187,11 @@ static int idle_dir(const char *out, const char *name) {
 int hfg_build_prepare_out_dir(job *j) {
   const char *out = j->o->out_dir;
   int e = make_dirs(out);
-  if (e) return fail(j, e == ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: %s", out, strerror(e));
+  if (e)
+    return fail(j, e == ENOSPC ? HFG_ENOSPC : HFG_EIO, "cannot create the output directory %s: %s",
+                out, strerror(e));
   DIR *d = opendir(out);
-  if (!d) return fail(j, HFG_EIO, "%s: %s", out, strerror(errno));
+  if (!d) return fail(j, HFG_EIO, "cannot read the output directory %s: %s", out, strerror(errno));
   struct dirent *de;
   int busy = 0;
   while ((de = readdir(d)))
@@ -207,7 +210,9 @@ int hfg_build_prepare_out_dir(job *j) {
   for (size_t f = 0; f < j->nfamilies; f++) {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/%s", j->dir, j->families[f]);
-    if (mkdir(dir, 0755) && errno != EEXIST) return fail(j, HFG_EIO, "%s: %s", dir, strerror(errno));
+    if (mkdir(dir, 0755) && errno != EEXIST) /* named as the user wrote it, not the staging name */
+      return fail(j, HFG_EIO, "cannot create the family directory %s/%s: %s", out,
+                  j->families[f], strerror(errno));
   }
   return 0;
 }

@@ -45,6 +45,26 @@ static int loose_eq(const char *a, size_t an, const char *b, size_t bn) {
   return 1;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (1..4), or 0 */
+static size_t utf8_len(const unsigned char *s) {
+  size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+                             : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+  for (size_t i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80) return 0;
+  return n;
+}
+
+/* The first name is a number: the first line is a record, not a header. */
+static int looks_like_data(const char *h) {
+  size_t n = strlen(h);
+  trim(&h, &n);
+  if (n && *h == '-') h++, n--;
+  if (!n) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (h[i] < '0' || h[i] > '9') return 0;
+  return 1;
+}
+
 const char *hfg_columns_hint(char *buf, size_t cap, const char *const *names, size_t n,
                              const char *unknown, size_t unknown_len) {
   out o = {buf, cap, 0};
@@ -55,16 +75,39 @@ const char *hfg_columns_hint(char *buf, size_t cap, const char *const *names, si
     return buf;
   }
   add(&o, "; the column%s read %s ", n == 1 ? "" : "s", n == 1 ? "is" : "are");
+  int binary = 0, cr = 0; /* control bytes or broken UTF-8: shown as \xNN, never raw */
   for (size_t i = 0; i < n && o.len < 160; i++) {
     add(&o, "%s'", i ? ", " : "");
-    for (const char *c = names[i]; *c && o.len < 160; c++) /* a TAB shows as \t */
-      if (*c == '\t') add(&o, "\\t");
-      else add(&o, "%c", *c);
+    for (const unsigned char *c = (const unsigned char *)names[i]; *c && o.len < 160;) {
+      size_t u = utf8_len(c);
+      if (*c == '\t') add(&o, "\\t"); /* a TAB shows as \t */
+      else if (u == 0 || *c < 0x20 || *c == 0x7f) {
+        add(&o, "\\x%02x", *c);
+        if (*c == '\r') cr = 1;
+        else binary = 1;
+        u = 1;
+      } else add(&o, "%.*s", (int)u, (const char *)c);
+      c += u ? u : 1;
+    }
     add(&o, "'");
   }
   if (o.len >= 160 && n > 1) add(&o, " ...");
   add(&o, " (%zu)", n);
-  if (n == 1) {
+  if (cr && !binary) {
+    add(&o, "; the header holds CRs (\\x0d): lines that end in CR alone (classic Mac OS) are "
+            "one line here; convert them (tr '\\r' '\\n')");
+  } else if (binary) {
+    add(&o, "; the header is not text: is the input a binary file, or compressed in a format "
+            "hfilegen does not read?");
+  } else if (n == 1 && strchr(names[0], '\t') &&
+             (strstr(names[0], "\\N") || looks_like_data(names[0]))) {
+    add(&o, "; the line holds tabs and is a record, not a header: a MySQL (SELECT ... INTO "
+            "OUTFILE, mysqldump --tab) or PostgreSQL (COPY) text dump has none: give --format "
+            "mysql or --format pg-text with --columns a,b,c");
+  } else if (looks_like_data(names[0])) {
+    add(&o, "; the first line is a record, not a header: give the column names with "
+            "--columns a,b,c");
+  } else if (n == 1) {
     const char *h = names[0];
     if (strchr(h, '\t'))
       add(&o, "; the line holds tabs: is it TSV? give --format tsv (names ending in .tsv or "

@@ -244,6 +244,18 @@ int hfg_lint_finish(hfg_lint *l, hfg_findings **out) {
   if (!f) return HFG_ENOMEM;
   size_t good = l->nrec - l->nbad;
 
+  /* 0. No column at all ('id' for '{id}'): every record gets the one rowkey, so a
+   * build keeps one row of the whole input (--on-duplicate) or fails on it. */
+  int uses_column = 0;
+  for (size_t i = 0; i < hfg_scheme_column_count(s); i++)
+    uses_column |= hfg_scheme_uses_column(s, i);
+  if (!uses_column)
+    ADD(HFG_SEV_ERROR, "constant-key",
+        "every record gets this same rowkey: the whole input is one row (a build fails on the "
+        "first duplicate, or keeps one record with --on-duplicate)",
+        "name a column in braces: {id}, not id",
+        "the template %s uses no column", s->tmpl);
+
   /* 1. Monotonically increasing (or decreasing) prefix. */
   int fp = first_expr_part(s);
   if (fp >= 0 && s->parts[fp].bkind == HFG_BUCKET_NONE) {

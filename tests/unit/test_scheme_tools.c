@@ -312,6 +312,10 @@ TEST(lint_template_red_lines) {
   LINT_IS("{id % 16}|{id}", 0, NULL, NULL, 0, HFG_SEV_WARNING, "unpadded-buckets");
   /* Reversed time string. */
   LINT_IS("{hex(md5(u), 4)}|{reverse(ts)}", 0, NULL, NULL, 0, HFG_SEV_WARNING, "reversed-time,rowprefix-bloom");
+  /* No column at all: 'id' for '{id}' gives every record one rowkey. */
+  LINT_IS("id", 0, NULL, NULL, 0, HFG_SEV_ERROR, "constant-key");
+  LINT_IS("id", 0, "id,v", NULL, 0, HFG_SEV_ERROR, "constant-key");
+  LINT_IS("{'orders'}|x", 0, NULL, NULL, 0, HFG_SEV_ERROR, "constant-key");
 }
 
 TEST(lint_sample_red_lines) {

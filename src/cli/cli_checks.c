@@ -1,0 +1,191 @@
+/* Checks of a build's inputs before the first record is read: the mistakes a
+ * new user makes that the job would otherwise find late (a missing input after
+ * hours of reading) or never (a header loaded as a row, a rejects file over
+ * the input). See cli_checks.h. */
+#include "cli/cli_checks.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pipeline/columns.h"
+#include "pipeline/record_reader.h"
+
+/* Every input file is opened only when its turn comes, so a missing third input
+ * used to fail the job after the first two were read (hours for a big job), and
+ * one file given twice made every record a duplicate of itself ("a.csv line 14
+ * and a.csv line 14") with no word about why. Both are found here, before
+ * anything is read: the first fails the job, the second is warned about (with
+ * --on-duplicate last|first reading a file twice is harmless). stdin and
+ * database URIs are left to the reader. Returns 0, or 1 after a message. */
+int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file) {
+  struct stat *st = calloc(n ? n : 1, sizeof *st);
+  int rc = 0;
+  if (!st) return 0; /* the reader will tell */
+  for (size_t k = 0; k < n && !rc; k++) {
+    const char *p = inputs[k];
+    if (!strcmp(p, "-") || strstr(p, "://")) continue;
+    const char *why = NULL;
+    if (stat(p, &st[k]) != 0 || access(p, R_OK) != 0) why = strerror(errno);
+    else if (S_ISDIR(st[k].st_mode)) why = "is a directory, not a file (give the files in it)";
+    if (why) {
+      int e = errno;
+      fprintf(stderr, "hfilegen build: FAILED: %s (input %zu of %zu): cannot open: %s\n", p,
+              k + 1, n, why);
+      if (job_file && p[0] != '/' && e == ENOENT)
+        fprintf(stderr, "hfilegen build: (paths in a job file are relative to the directory "
+                        "hfilegen runs in, not to the job file %s)\n", job_file);
+      fprintf(stderr, "hfilegen build: nothing was read or published\n");
+      rc = 1;
+      break;
+    }
+    if (!S_ISREG(st[k].st_mode)) continue; /* a pipe or device: read as it comes */
+    for (size_t j = 0; j < k; j++)
+      if (strcmp(inputs[j], "-") && !strstr(inputs[j], "://") && S_ISREG(st[j].st_mode) &&
+          st[j].st_dev == st[k].st_dev && st[j].st_ino == st[k].st_ino) {
+        fprintf(stderr,
+                "hfilegen build: warning: %s and %s (inputs %zu and %zu) are the same file: "
+                "each of its records is read twice, a duplicate of itself\n",
+                inputs[j], p, j + 1, k + 1);
+        break;
+      }
+  }
+  free(st);
+  return rc;
+}
+
+/* The rejects file is created empty when the job starts and removed when it
+ * ends without rejects, so a --rejects naming an input deleted that input (and
+ * a larger one was cut short under the reader: records silently lost); the
+ * splits or job file went the same way. Refused here. Returns 0 or 2. */
+int cli_check_rejects_path(const hfg_build_options *o, const char *job_file) {
+  struct stat rs, st;
+  if (!o->rejects_path || stat(o->rejects_path, &rs) != 0 || !S_ISREG(rs.st_mode)) return 0;
+  for (size_t k = 0; k <= o->ninputs + 1; k++) {
+    const char *p = k < o->ninputs ? o->inputs[k] : k == o->ninputs ? o->splits_file : job_file;
+    if (!p || !strcmp(p, "-") || strstr(p, "://") || stat(p, &st) != 0) continue;
+    if (st.st_dev != rs.st_dev || st.st_ino != rs.st_ino) continue;
+    char what[64];
+    if (k < o->ninputs) snprintf(what, sizeof what, "input %zu", k + 1);
+    else snprintf(what, sizeof what, k == o->ninputs ? "the --splits file" : "the --job file");
+    fprintf(stderr,
+            "hfilegen build: --rejects %s is %s (%s): the rejects file is written from empty "
+            "and removed when nothing is rejected; give another path\n",
+            o->rejects_path, p, what);
+    return 2;
+  }
+  return 0;
+}
+
+/* A MySQL dump written with LINES TERMINATED BY '\r\n' (or moved through
+ * Windows) read with the default '\n': every last field keeps a CR, as MySQL's
+ * own LOAD DATA would, and nothing said so. Warned about when the first record
+ * of a file ends in one. */
+void cli_warn_mysql_crlf(const hfg_build_options *o) {
+  if (o->format != HFG_BUILD_MYSQL || o->lines_terminated_by) return;
+  hfg_input_options io;
+  hfg_build_input_options(o, &io);
+  for (size_t k = 0; k < o->ninputs; k++) {
+    const char *p = o->inputs[k];
+    struct stat st;
+    if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) continue;
+    hfg_record_reader *r = NULL;
+    hfg_record rec;
+    if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) continue; /* the job reports it */
+    int got = hfg_record_reader_next(r, &rec);
+    int cr = (got == 1 || got == HFG_EPARSE) && rec.raw_len && rec.raw[rec.raw_len - 1] == '\r';
+    hfg_record_reader_free(r);
+    if (cr) {
+      fprintf(stderr,
+              "hfilegen build: warning: %s: line 1 ends in CR LF: each record's last field keeps "
+              "the CR; if the dump was written with LINES TERMINATED BY '\\r\\n', give "
+              "--lines-terminated-by '\\r\\n'\n",
+              p);
+      return;
+    }
+  }
+}
+
+/* A header with an empty name ("id,,note", a trailing comma) makes the column's
+ * values cells with an empty qualifier (cf:), legal in HBase but rarely meant,
+ * and nothing said so. Warned about here (the first file's header names the
+ * columns), unless --map maps the empty name ('=-' drops it). */
+void cli_warn_unnamed_columns(const hfg_build_options *o) {
+  if (!o->header || o->ncolumns || !o->ninputs) return;
+  for (size_t m = 0; m < o->nmappings; m++)
+    if (o->mappings[m][0] == '=') return;
+  const char *p = o->inputs[0];
+  struct stat st;
+  if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) return;
+  hfg_input_options io;
+  hfg_build_input_options(o, &io);
+  hfg_record_reader *r = NULL;
+  if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) return; /* the job reports it */
+  size_t n = 0;
+  const char *const *names = hfg_record_reader_columns(r, &n);
+  for (size_t i = 0; names && i < n; i++)
+    if (strchr(names[i], '\r')) {
+      fprintf(stderr,
+              "hfilegen build: warning: %s: the header's column %zu holds a CR: lines that end "
+              "in CR alone (classic Mac OS) are one line here; convert them (tr '\\r' '\\n')\n",
+              p, i + 1);
+      break;
+    }
+  for (size_t i = 0; names && i < n; i++)
+    if (!names[i][0])
+      fprintf(stderr,
+              "hfilegen build: warning: %s: column %zu of the header has no name: its values "
+              "become cells with an empty qualifier (%s:); drop it with --map '=-', or name the "
+              "columns with --header --columns\n",
+              p, i + 1, o->family ? o->family : "cf");
+  hfg_record_reader_free(r);
+}
+
+/* a field equal to a name but for case and surrounding blanks */
+static int same_name(const hfg_field *f, const char *name) {
+  const char *p = f->p;
+  size_t n = f->len, m = strlen(name);
+  while (n && isspace((unsigned char)*p)) p++, n--;
+  while (n && isspace((unsigned char)p[n - 1])) n--;
+  if (n != m || !n) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (tolower((unsigned char)p[i]) != tolower((unsigned char)name[i])) return 0;
+  return 1;
+}
+
+/* --columns without --header says the input has no header, so a header line
+ * was read as a record: its names became a row (rowkey 'id', cells 'user_id',
+ * ...) and nothing said so. The first record of each file is looked at here
+ * (stdin and database inputs cannot be read twice); when it holds exactly the
+ * names given, the job is refused. Returns 0 or 2 after a message. Build and
+ * plan (whose sample would hold the header as a record) call it. */
+int cli_check_header_as_data(const char *cmd, const hfg_build_options *o) {
+  if (o->header || !o->ncolumns) return 0;
+  hfg_input_options io;
+  hfg_build_input_options(o, &io);
+  for (size_t k = 0; k < o->ninputs; k++) {
+    const char *p = o->inputs[k];
+    struct stat st;
+    if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) continue;
+    hfg_record_reader *r = NULL;
+    hfg_record rec;
+    if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) continue; /* the job reports it */
+    int got = hfg_record_reader_next(r, &rec) == 1 && rec.nfields == o->ncolumns;
+    for (size_t i = 0; got && i < rec.nfields; i++) got = same_name(&rec.fields[i], o->columns[i]);
+    uint64_t line = got ? rec.line : 0;
+    hfg_record_reader_free(r);
+    if (got) {
+      fprintf(stderr,
+              "hfilegen %s: %s line %llu holds the column names given to --columns: the file "
+              "has a header, which would be loaded as a row; give --header --columns to rename "
+              "its columns, or leave --columns out to take them from the header\n",
+              cmd, p, (unsigned long long)line);
+      return 2;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * Checks of a build's (and plan's) inputs and paths made by the CLI before the
+ * job starts (cli_checks.c). Each prints its own message on stderr.
+ */
+#ifndef HFG_CLI_CHECKS_H
+#define HFG_CLI_CHECKS_H
+
+#include <stddef.h>
+
+#include "hfilegen/build.h"
+
+/* Every input file (not "-", not a database URI) can be opened and is not a
+ * directory; one file given twice is warned about. With a job file, a missing
+ * relative path adds that such paths are relative to the working directory.
+ * 0, or 1 after a message. */
+int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file);
+
+/* --rejects naming an input, the splits file or the job file: 2 after a
+ * message, else 0. */
+int cli_check_rejects_path(const hfg_build_options *o, const char *job_file);
+
+/* Warnings: a MySQL dump whose first line ends in CR LF without
+ * --lines-terminated-by; a header column without a name (an empty qualifier)
+ * or holding a CR (CR-only line ends). */
+void cli_warn_mysql_crlf(const hfg_build_options *o);
+void cli_warn_unnamed_columns(const hfg_build_options *o);
+
+/* --columns without --header on a file whose first record holds exactly those
+ * names (case and blanks aside): a header that would be read as a record.
+ * 2 after a message naming the file and line and the fix; 0 otherwise (stdin
+ * and database inputs are not looked at). cmd names the command. */
+int cli_check_header_as_data(const char *cmd, const hfg_build_options *o);
+
+#endif
