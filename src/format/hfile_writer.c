@@ -33,6 +33,8 @@
 
 /* ---- output ---- */
 
+#define HFG_WRITEBACK_STEP (4u << 20)
+
 int hfg_w_sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
   if (w->fd < 0) {
     if (hfg_buf_append(&w->mem, p, n)) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
@@ -45,6 +47,12 @@ int hfg_w_sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
     }
   }
   w->pos += n;
+  /* a file to be fsynced goes to disk as it is written, a few MB at a time, so
+   * that the fsync at its end (a core idle while it waits) has little left */
+  if (w->fd >= 0 && w->o.fsync && w->pos - w->writeback_from >= HFG_WRITEBACK_STEP) {
+    hfg_io_writeback(w->fd, w->writeback_from, w->pos - w->writeback_from);
+    w->writeback_from = w->pos;
+  }
   return 0;
 }
 

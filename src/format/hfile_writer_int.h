@@ -56,6 +56,7 @@ struct hfg_writer {
   hfg_buf index_key;
 
   uint64_t pos;
+  uint64_t writeback_from; /* bytes before it were handed to writeback (hfg_io_writeback) */
   int64_t prev_offset[HFG_BT_COUNT_];
   int64_t first_data_block_offset, last_data_block_offset;
   uint64_t total_uncompressed;

@@ -8,9 +8,13 @@
 #define HFG_UTIL_FSIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 int hfg_io_write_all(int fd, const void *p, size_t n);
 int hfg_io_fsync(int fd);
+/* Starts writing back [off, off + len) of fd without waiting (Linux's
+ * sync_file_range; nothing elsewhere), so that a later fsync waits less. */
+void hfg_io_writeback(int fd, uint64_t off, uint64_t len);
 int hfg_io_rename(const char *from, const char *to);
 /* fsyncs a directory (after renames into it). */
 int hfg_io_fsync_dir(const char *dir);
