@@ -214,19 +214,7 @@ static int key_record(hfg_batch *b, const hfg_field *fields, size_t nfields, con
   uint8_t key[HBASE_MAX_ROW + 1];
   char why[512];
   size_t klen = 0;
-  int erc = nulls_possible && hfg_dialect_null_key(j->scheme, fields, nfields, why, sizeof why)
-                ? HFG_EPARSE
-                : hfg_scheme_eval(j->scheme, fields, nfields, key, sizeof key - 1, &klen, why,
-                                  sizeof why);
-  if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
-    erc = HFG_EPARSE;
-  } else if (erc == HFG_ETOOBIG || (erc == 0 && klen > HBASE_MAX_ROW)) {
-    snprintf(why, sizeof why, "rowkey longer than HBase's limit of %d bytes", HBASE_MAX_ROW);
-    erc = HFG_EPARSE;
-  } else if (erc == 0 && klen == 0) {
-    snprintf(why, sizeof why, "empty rowkey");
-    erc = HFG_EPARSE;
-  }
+  int erc = hfg_build_rowkey(j, fields, nfields, nulls_possible, key, &klen, why, sizeof why);
   size_t pl_at = b->pls.len;
   uint64_t nulls = 0;
   if (erc == 0)

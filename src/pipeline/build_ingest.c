@@ -116,15 +116,13 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
   return 0;
 }
 
-int hfg_build_key_record(job *j, const hfg_record *rec, int nulls_possible, uint16_t file_idx,
-                         uint8_t *key, size_t *klenp, hfg_buf *payload, uint64_t *nulls,
-                         char *why, size_t whylen) {
+int hfg_build_rowkey(job *j, const hfg_field *fields, size_t nfields, int nulls_possible,
+                     uint8_t *key, size_t *klenp, char *why, size_t whylen) {
   size_t klen = 0;
-  int erc = nulls_possible && hfg_dialect_null_key(j->scheme, rec->fields, rec->nfields, why,
-                                                  whylen)
+  int erc = nulls_possible && hfg_dialect_null_key(j->scheme, fields, nfields, why, whylen)
                 ? HFG_EPARSE
-                : hfg_scheme_eval(j->scheme, rec->fields, rec->nfields, key, HBASE_MAX_ROW,
-                                  &klen, why, whylen);
+                : hfg_scheme_eval(j->scheme, fields, nfields, key, HBASE_MAX_ROW, &klen, why,
+                                  whylen);
   if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
     /* a part over the scheme's scratch size (HFG_SCHEME_SCRATCH), not a long key: keep
      * eval's reason, which names the template position */
@@ -136,8 +134,15 @@ int hfg_build_key_record(job *j, const hfg_record *rec, int nulls_possible, uint
     snprintf(why, whylen, "empty rowkey");
     erc = HFG_EPARSE;
   }
-  *nulls = 0;
   *klenp = klen;
+  return erc;
+}
+
+int hfg_build_key_record(job *j, const hfg_record *rec, int nulls_possible, uint16_t file_idx,
+                         uint8_t *key, size_t *klenp, hfg_buf *payload, uint64_t *nulls,
+                         char *why, size_t whylen) {
+  *nulls = 0;
+  int erc = hfg_build_rowkey(j, rec->fields, rec->nfields, nulls_possible, key, klenp, why, whylen);
   if (erc) return erc;
   return hfg_build_payload(j, rec->fields, rec->line, file_idx, payload, nulls, why, whylen);
 }

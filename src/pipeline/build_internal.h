@@ -121,6 +121,11 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr);
 int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t file_idx,
                       hfg_buf *pl, uint64_t *nulls, char *why, size_t whylen);
 
+/* The rowkey of a record's fields into key (HBASE_MAX_ROW + 1 bytes of room,
+ * *klen): 0; HFG_EPARSE with why (a NULL key column when nulls_possible, a
+ * template error, an empty key, one over HBase's limit); eval's other errors. */
+int hfg_build_rowkey(job *j, const hfg_field *fields, size_t nfields, int nulls_possible,
+                     uint8_t *key, size_t *klen, char *why, size_t whylen);
 /* Keys one well-formed record (build_ingest.c): rowkey into key (HBASE_MAX_ROW + 1
  * bytes of room, *klen), payload appended to pl (on an error pl->len may have grown). 0; HFG_EPARSE with why:
  * reject it; HFG_ENOMEM. nulls_possible: hfg_build_nulls_possible. Thread-safe. */
