@@ -81,22 +81,33 @@ int cli_check_rejects_path(const hfg_build_options *o, const char *job_file) {
   return 0;
 }
 
+/* The first record of input p read with the job's reader options (*got: the
+ * reader's return), or NULL for what cannot be read twice (stdin, a database)
+ * or does not open (the job reports that). The caller frees the reader. */
+static hfg_record_reader *first_record(const hfg_build_options *o, const char *p,
+                                       hfg_record *rec, int *got) {
+  struct stat st;
+  if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) return NULL;
+  hfg_input_options io;
+  hfg_build_input_options(o, &io);
+  hfg_record_reader *r = NULL;
+  if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) return NULL;
+  *got = hfg_record_reader_next(r, rec);
+  return r;
+}
+
 /* A MySQL dump written with LINES TERMINATED BY '\r\n' (or moved through
  * Windows) read with the default '\n': every last field keeps a CR, as MySQL's
  * own LOAD DATA would, and nothing said so. Warned about when the first record
  * of a file ends in one. */
 void cli_warn_mysql_crlf(const hfg_build_options *o) {
   if (o->format != HFG_BUILD_MYSQL || o->lines_terminated_by) return;
-  hfg_input_options io;
-  hfg_build_input_options(o, &io);
   for (size_t k = 0; k < o->ninputs; k++) {
     const char *p = o->inputs[k];
-    struct stat st;
-    if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) continue;
-    hfg_record_reader *r = NULL;
     hfg_record rec;
-    if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) continue; /* the job reports it */
-    int got = hfg_record_reader_next(r, &rec);
+    int got;
+    hfg_record_reader *r = first_record(o, p, &rec, &got);
+    if (!r) continue;
     int cr = (got == 1 || got == HFG_EPARSE) && rec.raw_len && rec.raw[rec.raw_len - 1] == '\r';
     hfg_record_reader_free(r);
     if (cr) {
@@ -165,16 +176,13 @@ static int same_name(const hfg_field *f, const char *name) {
  * plan (whose sample would hold the header as a record) call it. */
 int cli_check_header_as_data(const char *cmd, const hfg_build_options *o) {
   if (o->header || !o->ncolumns) return 0;
-  hfg_input_options io;
-  hfg_build_input_options(o, &io);
   for (size_t k = 0; k < o->ninputs; k++) {
     const char *p = o->inputs[k];
-    struct stat st;
-    if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) continue;
-    hfg_record_reader *r = NULL;
     hfg_record rec;
-    if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) continue; /* the job reports it */
-    int got = hfg_record_reader_next(r, &rec) == 1 && rec.nfields == o->ncolumns;
+    int got;
+    hfg_record_reader *r = first_record(o, p, &rec, &got);
+    if (!r) continue;
+    got = got == 1 && rec.nfields == o->ncolumns;
     for (size_t i = 0; got && i < rec.nfields; i++) got = same_name(&rec.fields[i], o->columns[i]);
     uint64_t line = got ? rec.line : 0;
     hfg_record_reader_free(r);
