@@ -51,8 +51,7 @@ struct hfg_scheme;
 void cli_template_columns_hint(FILE *f, const struct hfg_scheme *s, const char *err);
 
 /* After a splits file error err: when it is about the keys' order, a line on f
- * saying how to sort them (HBase's byte order: LC_ALL=C sort -u), or that the
- * file starts with a UTF-8 byte order mark, which is part of the first key. */
+ * saying how to sort them (HBase's byte order: LC_ALL=C sort -u). */
 void cli_splits_hint(FILE *f, const char *cmd, const char *path, const char *err);
 
 #endif

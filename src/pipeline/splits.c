@@ -29,6 +29,35 @@ int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len) {
   return 0;
 }
 
+/* Why key (of line lineno) cannot follow the last key taken (of line prev_line):
+ * empty, a repeat, or before it in HBase's order, naming both. */
+static int not_ascending(hfg_err *err, const char *path, unsigned long lineno,
+                         const hfg_splits *s, const hfg_buf *key, unsigned long prev_line) {
+  if (key->len == 0 || s->n == 0)
+    return hfg_err_set(err, HFG_EINVAL, "%s line %lu: split keys must be strictly ascending "
+                                        "(unsigned bytes) and non-empty: the key is empty",
+                       path, lineno);
+  hfg_buf a = HFG_BUF_INIT, b = HFG_BUF_INIT;
+  const uint8_t *pk = s->key[s->n - 1];
+  size_t pl = s->len[s->n - 1];
+  int same = pl == key->len && !memcmp(pk, key->p, pl);
+  int oom = hfg_escape(&a, key->p, key->len > 100 ? 100 : key->len) ||
+            hfg_escape(&b, pk, pl > 100 ? 100 : pl);
+  int rc = oom ? hfg_err_set(err, HFG_ENOMEM, "%s: out of memory", path)
+           : same ? hfg_err_set(err, HFG_EINVAL,
+                                "%s line %lu: split keys must be strictly ascending (unsigned "
+                                "bytes) and non-empty: '%.*s' repeats the key of line %lu",
+                                path, lineno, (int)a.len, (const char *)a.p, prev_line)
+                  : hfg_err_set(err, HFG_EINVAL,
+                                "%s line %lu: split keys must be strictly ascending (unsigned "
+                                "bytes) and non-empty: '%.*s' sorts before '%.*s' of line %lu",
+                                path, lineno, (int)a.len, (const char *)a.p, (int)b.len,
+                                (const char *)b.p, prev_line);
+  hfg_buf_free(&a);
+  hfg_buf_free(&b);
+  return rc;
+}
+
 int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
   memset(out, 0, sizeof *out);
   FILE *f = fopen(path, "r");
@@ -39,8 +68,18 @@ int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
   unsigned long lineno = 0;
   int rc = 0;
   hfg_buf key = HFG_BUF_INIT;
+  unsigned long prev_line = 0; /* the line of the last key taken */
   while (!rc && (n = getline(&line, &cap, f)) >= 0) {
     lineno++;
+    if (lineno == 1 && n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) {
+      /* an editor's byte order mark would silently become the first key's first bytes */
+      rc = hfg_err_set(err, HFG_EPARSE,
+                       "%s starts with a UTF-8 byte order mark (ef bb bf), which would be read "
+                       "as line 1's key's first bytes: save the file without one (or write "
+                       "\\xef\\xbb\\xbf if the key really starts with those bytes)",
+                       path);
+      break;
+    }
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
     if (n == 0) continue;
     if (line[0] == '#') continue; /* a comment; a key starting with '#' is written \x23 */
@@ -61,12 +100,12 @@ int hfg_splits_load(const char *path, hfg_splits *out, hfg_err *err) {
                        bad + 1);
     } else if (rc) {
       rc = hfg_err_set(err, rc, "%s: out of memory", path);
-    } else if ((rc = hfg_splits_add(out, key.p, key.len)) != 0) {
-      rc = rc == HFG_ENOMEM ? hfg_err_set(err, rc, "%s: out of memory", path)
-                            : hfg_err_set(err, HFG_EINVAL,
-                                          "%s line %lu: split keys must be strictly ascending "
-                                          "(unsigned bytes) and non-empty",
-                                          path, lineno);
+    } else if ((rc = hfg_splits_add(out, key.p, key.len)) == HFG_ENOMEM) {
+      rc = hfg_err_set(err, rc, "%s: out of memory", path);
+    } else if (rc) {
+      rc = not_ascending(err, path, lineno, out, &key, prev_line);
+    } else {
+      prev_line = lineno;
     }
   }
   free(line);

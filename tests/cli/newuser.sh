@@ -195,6 +195,15 @@ check "repeated split key: plan says sort -u" '[ $? -eq 1 ] && grep -q "LC_ALL=C
 "$H" verify --splits "$T/bom.txt" "$T/h3" > /dev/null 2> "$T/s3.err"
 check "a BOM in the splits file: verify names it" \
   '[ $? -eq 2 ] && grep -q "bom.txt starts with a UTF-8 byte order mark" "$T/s3.err"'
+check "the order error names both keys and lines" \
+  'grep -q "order.txt line 2: .*'"'"'1'"'"' sorts before '"'"'5'"'"' of line 1" "$T/s1.err"'
+check "a repeated key is called a repeat" \
+  'grep -q "dup.txt line 3: .*'"'"'2'"'"' repeats the key of line 2" "$T/s2.err"'
+# a BOM before keys that stay in order (one key) became part of the key silently
+printf '\xef\xbb\xbfk5\n' > "$T/bom1.txt"
+"$H" build --rowkey '{id}' --splits "$T/bom1.txt" --out "$T/s5" --quiet "$T/small.csv" 2> "$T/s5.err"
+check "a BOM is refused even when the keys are in order" \
+  '[ $? -eq 1 ] && grep -q "bom1.txt starts with a UTF-8 byte order mark" "$T/s5.err" && [ ! -e "$T/s5/_SUCCESS" ]'
 LC_ALL=C sort -u "$T/order.txt" > "$T/sorted.txt"
 "$H" build --rowkey '{id}' --splits "$T/sorted.txt" --out "$T/s4" --timestamp $TS --quiet "$T/small.csv"
 check "the sort the hint gives is accepted" '[ $? -eq 0 ] && [ -f "$T/s4/_SUCCESS" ]'
