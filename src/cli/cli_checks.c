@@ -123,7 +123,7 @@ void cli_warn_mysql_crlf(const hfg_build_options *o) {
 
 /* A header with an empty name ("id,,note", a trailing comma) makes the column's
  * values cells with an empty qualifier (cf:), legal in HBase but rarely meant,
- * and nothing said so. Warned about here (the first file's header names the
+ * and nothing said so; a name with blanks around it keeps them in its qualifier. Warned about here (the first file's header names the
  * columns), unless --map maps the empty name ('=-' drops it). */
 void cli_warn_unnamed_columns(const hfg_build_options *o) {
   if (!o->header || o->ncolumns || !o->ninputs) return;
@@ -153,6 +153,21 @@ void cli_warn_unnamed_columns(const hfg_build_options *o) {
               "become cells with an empty qualifier (%s:); drop it with --map '=-', or name the "
               "columns with --header --columns\n",
               p, i + 1, o->family ? o->family : "cf");
+  /* " User Name ": the spaces are part of the qualifier (and of any --map COL name) */
+  for (size_t i = 0; names && i < n; i++) {
+    size_t l = strlen(names[i]);
+    int mapped = 0; /* a --map of this very name says where it goes */
+    for (size_t m = 0; m < o->nmappings && !mapped; m++)
+      mapped = !strncmp(o->mappings[m], names[i], l) && o->mappings[m][l] == '=';
+    if (l && !mapped &&
+        (names[i][0] == ' ' || names[i][0] == '\t' || names[i][l - 1] == ' ' ||
+         names[i][l - 1] == '\t'))
+      fprintf(stderr,
+              "hfilegen build: warning: %s: header column %zu '%s' begins or ends with a blank, "
+              "which stays in its qualifier (%s:%s); rename the columns with --header --columns "
+              "if that is not meant\n",
+              p, i + 1, names[i], o->family ? o->family : "cf", names[i]);
+  }
   hfg_record_reader_free(r);
 }
 

@@ -164,6 +164,13 @@ check "unnamed column mapped (--map '=-'): no warning, no empty qualifier" \
   '[ $? -eq 0 ] && [ ! -s "$T/e2.err" ] && [ -z "$("$H" inspect --cells --tsv "$T"/e2/cf/* | awk -F"\t" "\$3 == \"\"")" ]'
 "$H" build --rowkey '{id}' --out "$T/e3" --timestamp $TS --quiet "$T/small.csv" 2> "$T/e3.err"
 check "named columns: no warning" '[ $? -eq 0 ] && [ ! -s "$T/e3.err" ]'
+# " User Name ": the blanks stayed in the qualifier (cf: User Name ) silently
+printf 'id, User Name ,note\n1,x,y\n' > "$T/e4.csv"
+"$H" build --rowkey '{id}' --out "$T/e4" --timestamp $TS --quiet "$T/e4.csv" 2> "$T/e4.err"
+check "a header name with blanks around it: warned, naming the qualifier it makes" \
+  '[ $? -eq 0 ] && grep -q "e4.csv: header column 2 '"'"' User Name '"'"' begins or ends with a blank, which stays in its qualifier (cf: User Name )" "$T/e4.err"'
+"$H" build --rowkey '{id}' --out "$T/e5" --timestamp $TS --quiet --map ' User Name =cf:user' "$T/e4.csv" 2> "$T/e5.err"
+check "the same name mapped with --map: no warning" '[ $? -eq 0 ] && [ ! -s "$T/e5.err" ]'
 
 # ---- 10. a file with CR line ends only, and a job that reads no record -------------------
 # Lines ended by CR alone are one line: the file was all header, the job "succeeded" with
