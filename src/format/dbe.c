@@ -65,14 +65,11 @@ int hfg_dbe_begin(hfg_dbe *e) {
    * BufferedDataBlockEncoder.startBlockEncoding: a dummy int, set at the end. */
   if (hfg_buf_put_be16(&e->out, (uint16_t)hfg_encoding_hbase_id(e->enc))) return HFG_ENOMEM;
   if (e->enc != HFG_ENCODING_ROW_INDEX_V1 && hfg_buf_put_be32(&e->out, 0)) return HFG_ENOMEM;
-  e->cells_start = e->out.len;
   return 0;
 }
 
 int hfg_dbe_add(hfg_dbe *e, const hfg_cell *c, const uint8_t *kv, const hfg_cell *prev) {
-  size_t klen = hfg_kv_key_len(c);
-  /* KeyValue length + tags length field + tags + the 1-byte mvcc 0 */
-  size_t kv_len = 8 + klen + c->value_len + 2 + c->tags_len + 1;
+  size_t klen = hfg_kv_key_len(c), kv_len = hfg_kv_cell_len(c);
   if (e->enc == HFG_ENCODING_ROW_INDEX_V1) {
     size_t rows_before = e->rows.len;
     int rc = hfg_enc_row_index_cell(e, c, prev);

@@ -28,7 +28,6 @@ typedef struct hfg_dbe {
   uint64_t unencoded;   /* EncodingState.unencodedDataSizeWritten */
   uint64_t encoded;     /* EncodingState.encodedDataSizeWritten (the block boundary) */
   hfg_buf rows;         /* ROW_INDEX_V1: be32 row offsets */
-  size_t cells_start;   /* offset of the first cell in out */
 } hfg_dbe;
 
 void hfg_dbe_init(hfg_dbe *e, hfg_encoding enc);

@@ -11,8 +11,6 @@
  */
 #include "format/dbe.h"
 
-#include <string.h>
-
 #include "util/coding.h"
 
 #define F_SAME_KEY_LEN 0x01

@@ -8,8 +8,6 @@
  */
 #include "format/dbe.h"
 
-#include <string.h>
-
 #include "util/coding.h"
 
 uint8_t *hfg_enc_prefix_cell(uint8_t *o, const hfg_cell *c, const uint8_t *key, size_t klen,

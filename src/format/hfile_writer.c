@@ -96,14 +96,14 @@ int hfg_w_write_inline_blocks(hfg_writer *w, int closing) {
   return rc;
 }
 
-/* Points w->last's parts at a copy of the last key (lengths unchanged). */
-/* Points c's row, family and qualifier into its flat key. */
+/* Points c's row, family and qualifier into its flat key (lengths unchanged). */
 static inline void repoint_cell(hfg_cell *c, const uint8_t *key) {
   c->row = key + 2;
   c->family = c->row + c->row_len + 1;
   c->qualifier = c->family + c->family_len;
 }
 
+/* Points w->last's parts at a copy of the last key. */
 static void repoint_last(hfg_writer *w, const uint8_t *key) { repoint_cell(&w->last, key); }
 
 static int submit_data_block(hfg_writer *w);

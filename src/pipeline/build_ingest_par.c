@@ -153,6 +153,32 @@ static int stopped(const job *j) { return atomic_load(&j->failed) || canceled(j)
 static int commit(worker *wk, struct result *w);
 static struct result *find_result(par *p, int state, size_t k);
 
+/* Called locked: when no one commits and the unit whose turn it is is ready,
+ * commits it (unlocked meanwhile; one committer at a time) and returns 1 with
+ * its result in *rc; else 0. */
+static int commit_turn(worker *wk, int *rc) {
+  par *p = wk->p;
+  struct result *r;
+  if (p->committing || (r = find_result(p, R_READY, p->turn)) == NULL) return 0;
+  p->committing = 1;
+  pthread_mutex_unlock(&p->mu);
+  *rc = commit(wk, r);
+  pthread_mutex_lock(&p->mu);
+  p->committing = 0;
+  pthread_cond_broadcast(&p->cv);
+  return 1;
+}
+
+/* Called locked: waits for a change, at most 20 ms, so that a failure elsewhere
+ * is seen within that. */
+static void wait_briefly(par *p) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  t.tv_nsec += 20 * 1000 * 1000;
+  if (t.tv_nsec >= 1000000000L) t.tv_sec++, t.tv_nsec -= 1000000000L;
+  pthread_cond_timedwait(&p->cv, &p->mu, &t);
+}
+
 /* Waits until it is unit k's turn, committing the units before it that are
  * ready meanwhile (so that workers waiting for their turns never wait for each
  * other); 0, or -1 when the job stopped. */
@@ -160,22 +186,12 @@ static int wait_turn(worker *wk, size_t k) {
   par *p = wk->p;
   pthread_mutex_lock(&p->mu);
   while (p->turn != k && !stopped(p->j)) {
-    struct result *r;
-    if (!p->committing && (r = find_result(p, R_READY, p->turn)) != NULL) {
-      p->committing = 1;
-      pthread_mutex_unlock(&p->mu);
-      int rc = commit(wk, r);
-      pthread_mutex_lock(&p->mu);
-      p->committing = 0;
-      pthread_cond_broadcast(&p->cv);
+    int rc;
+    if (commit_turn(wk, &rc)) {
       if (rc) break;
       continue;
     }
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_nsec += 20 * 1000 * 1000; /* a failure elsewhere is seen within 20 ms */
-    if (t.tv_nsec >= 1000000000L) t.tv_sec++, t.tv_nsec -= 1000000000L;
-    pthread_cond_timedwait(&p->cv, &p->mu, &t);
+    wait_briefly(p);
   }
   int ok = p->turn == k;
   pthread_mutex_unlock(&p->mu);
@@ -516,14 +532,9 @@ static void *worker_main(void *arg) {
       if (rc) break;
       continue;
     }
-    if (!p->committing && (r = find_result(p, R_READY, p->turn)) != NULL) {
-      p->committing = 1;
-      pthread_mutex_unlock(&p->mu);
-      int rc = commit(w, r);
-      pthread_mutex_lock(&p->mu);
-      p->committing = 0;
-      pthread_cond_broadcast(&p->cv);
-      if (rc) break;
+    int commit_rc;
+    if (commit_turn(w, &commit_rc)) {
+      if (commit_rc) break;
       continue;
     }
     if (p->next_unit < p->nunits && (r = find_result(p, R_FREE, SIZE_MAX)) != NULL) {
@@ -540,11 +551,7 @@ static void *worker_main(void *arg) {
       continue;
     }
     if (p->turn == p->nunits && !find_result(p, R_ADDING, SIZE_MAX)) break; /* all done */
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_nsec += 20 * 1000 * 1000; /* a failure elsewhere is seen within 20 ms */
-    if (t.tv_nsec >= 1000000000L) t.tv_sec++, t.tv_nsec -= 1000000000L;
-    pthread_cond_timedwait(&p->cv, &p->mu, &t);
+    wait_briefly(p);
   }
   pthread_cond_broadcast(&p->cv);
   pthread_mutex_unlock(&p->mu);
