@@ -251,8 +251,7 @@ static int read_records(hfg_batch *b, size_t file, hfg_record_reader *rr, uint64
                         hfg_batch_out **out) {
   hfg_record rec;
   int rc;
-  /* SQL NULLs: the dump formats and --null-string make them (as hfg_build_nulls_possible) */
-  const int nulls = b->o.format >= HFG_BUILD_MYSQL || b->o.null_string != NULL;
+  const int nulls = hfg_build_nulls_possible(&b->j, rr); /* SQL NULLs: dumps, --null-string */
   while ((rc = hfg_record_reader_next(rr, &rec)) != 0) {
     if (rc < 0 && rc != HFG_EPARSE) {
       berr(b, rc, "%s", hfg_record_reader_errmsg(rr));
