@@ -4,7 +4,6 @@
  * the input). See cli_checks.h. */
 #include "cli/cli_checks.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_util.h"
 #include "pipeline/columns.h"
 #include "pipeline/record_reader.h"
 
@@ -81,18 +81,25 @@ int cli_check_rejects_path(const hfg_build_options *o, const char *job_file) {
   return 0;
 }
 
-/* The first record of input p read with the job's reader options (*got: the
- * reader's return), or NULL for what cannot be read twice (stdin, a database)
- * or does not open (the job reports that). The caller frees the reader. */
-static hfg_record_reader *first_record(const hfg_build_options *o, const char *p,
-                                       hfg_record *rec, int *got) {
+/* A reader over input p alone with the job's reader options, or NULL for what
+ * cannot be read twice (stdin, a database, a pipe) or does not open (the job
+ * reports that). */
+static hfg_record_reader *open_again(const hfg_build_options *o, const char *p) {
   struct stat st;
   if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) return NULL;
   hfg_input_options io;
   hfg_build_input_options(o, &io);
   hfg_record_reader *r = NULL;
-  if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) return NULL;
-  *got = hfg_record_reader_next(r, rec);
+  return hfg_record_reader_open(&p, 1, &io, &r, NULL, 0) ? NULL : r;
+}
+
+/* The first record of input p read with the job's reader options (*got: the
+ * reader's return), or NULL for what cannot be read twice (stdin, a database)
+ * or does not open (the job reports that). The caller frees the reader. */
+static hfg_record_reader *first_record(const hfg_build_options *o, const char *p,
+                                       hfg_record *rec, int *got) {
+  hfg_record_reader *r = open_again(o, p);
+  if (r) *got = hfg_record_reader_next(r, rec);
   return r;
 }
 
@@ -123,19 +130,16 @@ void cli_warn_mysql_crlf(const hfg_build_options *o) {
 
 /* A header with an empty name ("id,,note", a trailing comma) makes the column's
  * values cells with an empty qualifier (cf:), legal in HBase but rarely meant,
- * and nothing said so; a name with blanks around it keeps them in its qualifier. Warned about here (the first file's header names the
- * columns), unless --map maps the empty name ('=-' drops it). */
+ * and nothing said so; a name with blanks around it keeps them in its
+ * qualifier. Warned about here (the first file's header names the columns),
+ * unless --map maps the empty name ('=-' drops it). */
 void cli_warn_unnamed_columns(const hfg_build_options *o) {
   if (!o->header || o->ncolumns || !o->ninputs) return;
   for (size_t m = 0; m < o->nmappings; m++)
     if (o->mappings[m][0] == '=') return;
   const char *p = o->inputs[0];
-  struct stat st;
-  if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) return;
-  hfg_input_options io;
-  hfg_build_input_options(o, &io);
-  hfg_record_reader *r = NULL;
-  if (hfg_record_reader_open(&p, 1, &io, &r, NULL, 0)) return; /* the job reports it */
+  hfg_record_reader *r = open_again(o, p);
+  if (!r) return;
   size_t n = 0;
   const char *const *names = hfg_record_reader_columns(r, &n);
   for (size_t i = 0; names && i < n; i++)
@@ -171,18 +175,6 @@ void cli_warn_unnamed_columns(const hfg_build_options *o) {
   hfg_record_reader_free(r);
 }
 
-/* a field equal to a name but for case and surrounding blanks */
-static int same_name(const hfg_field *f, const char *name) {
-  const char *p = f->p;
-  size_t n = f->len, m = strlen(name);
-  while (n && isspace((unsigned char)*p)) p++, n--;
-  while (n && isspace((unsigned char)p[n - 1])) n--;
-  if (n != m || !n) return 0;
-  for (size_t i = 0; i < n; i++)
-    if (tolower((unsigned char)p[i]) != tolower((unsigned char)name[i])) return 0;
-  return 1;
-}
-
 /* --columns without --header says the input has no header, so a header line
  * was read as a record: its names became a row (rowkey 'id', cells 'user_id',
  * ...) and nothing said so. The first record of each file is looked at here
@@ -198,7 +190,7 @@ int cli_check_header_as_data(const char *cmd, const hfg_build_options *o) {
     hfg_record_reader *r = first_record(o, p, &rec, &got);
     if (!r) continue;
     got = got == 1 && rec.nfields == o->ncolumns;
-    for (size_t i = 0; got && i < rec.nfields; i++) got = same_name(&rec.fields[i], o->columns[i]);
+    for (size_t i = 0; got && i < rec.nfields; i++) got = cli_loose_same(rec.fields[i].p, rec.fields[i].len, o->columns[i]);
     uint64_t line = got ? rec.line : 0;
     hfg_record_reader_free(r);
     if (got) {

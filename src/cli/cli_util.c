@@ -134,12 +134,11 @@ int cli_check_rowkey_columns(const char *cmd, const char *tmpl) {
   return -1;
 }
 
-/* a and b equal but for case and surrounding blanks */
-static int loose_same(const char *a, const char *b) {
-  while (isspace((unsigned char)*a)) a++;
-  while (isspace((unsigned char)*b)) b++;
-  size_t an = strlen(a), bn = strlen(b);
+int cli_loose_same(const char *a, size_t an, const char *b) {
+  size_t bn = strlen(b);
+  while (an && isspace((unsigned char)*a)) a++, an--;
   while (an && isspace((unsigned char)a[an - 1])) an--;
+  while (bn && isspace((unsigned char)*b)) b++, bn--;
   while (bn && isspace((unsigned char)b[bn - 1])) bn--;
   if (an != bn || !an) return 0;
   for (size_t i = 0; i < an; i++)
@@ -159,7 +158,7 @@ void cli_template_columns_hint(FILE *f, const hfg_scheme *s, const char *err) {
   for (size_t i = 0; i < n; i++) fprintf(f, "%s'%s'", i ? ", " : "", hfg_scheme_column_name(s, i));
   if (!n) fputs("none", f);
   for (size_t i = 0; i < n; i++)
-    if (loose_same(name, hfg_scheme_column_name(s, i))) {
+    if (cli_loose_same(name, strlen(name), hfg_scheme_column_name(s, i))) {
       fprintf(f, "; did you mean '%s'?", hfg_scheme_column_name(s, i));
       break;
     }
