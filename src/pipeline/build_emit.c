@@ -345,17 +345,26 @@ int hfg_build_emit(job *j) {
   for (; started < nthreads; started++)
     if (pthread_create(&th[started], NULL, emit_worker, j)) break;
   if (started == 0) emit_worker(j);
+  /* Joins the workers in turn; with a progress callback, each join waits at
+   * most until the next 200 ms report is due, so the job ends as soon as its
+   * last region does (a fixed sleep kept it waiting up to 200 ms more). */
   const hfg_build_options *o = j->o;
-  while (o->progress && started > 0 && atomic_load(&j->regions_done) < j->splits.n + 1 &&
-         !atomic_load(&j->failed)) {
-    struct timespec ts = {0, 200 * 1000 * 1000};
-    nanosleep(&ts, NULL);
+  struct timespec due;
+  clock_gettime(CLOCK_REALTIME, &due);
+  for (int i = 0; i < started;) {
+    if (!o->progress) {
+      pthread_join(th[i++], NULL);
+      continue;
+    }
+    due.tv_nsec += 200 * 1000 * 1000;
+    if (due.tv_nsec >= 1000000000L) due.tv_sec++, due.tv_nsec -= 1000000000L;
+    while (i < started && pthread_timedjoin_np(th[i], NULL, &due) == 0) i++;
+    if (i == started) break;
     hfg_build_progress p = {"emit", j->sum->records_read, j->sum->input_bytes,
                             atomic_load(&j->regions_done), j->splits.n + 1,
                             atomic_load(&j->out_bytes)};
     o->progress(o->progress_ctx, &p);
   }
-  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
   hfg_free(th);
   hfg_block_pool_free(j->pool);
   j->pool = NULL;
