@@ -50,14 +50,15 @@ python3 - "$WORK" "$rows" "$cells" "$CODEC" "$SIZE" <<'PY'
 import re, sys
 work, rows, cells, codec, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 def table(path):
+    # keyed by "file.c:function" (two modules have a worker_main); inlined
+    # copies listed under a header's name count with their function's own line
     out = {}
     for line in open(path, errors="replace"):
-        m = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+(\S+:\S+)", line)
+        m = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+(\S+):(\S+)", line)
         if m and "PROGRAM TOTALS" not in line:
             n = int(m.group(1).replace(",", ""))
-            name = m.group(2)
-            fn = name.split(":", 1)[1] if ":" in name else name
-            out[fn] = max(out.get(fn, 0), n)
+            key = m.group(2).rsplit("/", 1)[-1] + ":" + m.group(3)
+            out[key] = max(out.get(key, 0), n)
         m = re.match(r"\s*([\d,]+) \(100.0%\)\s+PROGRAM TOTALS", line)
         if m:
             out["TOTAL"] = int(m.group(1).replace(",", ""))
@@ -67,27 +68,36 @@ self_ = table(f"{work}/self.txt")
 def get(t, *names):
     return sum(t.get(n, 0) for n in names)
 total = inc["TOTAL"]
-compress = get(inc, "hfg_block_compress")
-crc = get(inc, "hfg_crc32c")
-emit = get(inc, "emit_worker")
-bloom = get(inc, "hfg_bloom_writer_add")
-parse = get(inc, "reading_thread")
-main = get(inc, "hfg_build_run")
-scheme = get(inc, "hfg_scheme_eval")
-sortadd = get(inc, "hfg_sorter_add")
-radix = get(inc, "radix_sort")
-iter_ = get(inc, "hfg_sort_iter_next")
+# ingest: the parallel ingest's workers (--threads >= 2), else the one-thread ingest
+ingest = get(inc, "build_ingest_par.c:worker_main") or get(inc, "build_ingest.c:hfg_build_ingest")
+parse = get(inc, "record_reader.c:hfg_record_reader_next")
+rowkey = get(inc, "build_ingest.c:hfg_build_rowkey")
+payload = get(inc, "build_ingest.c:hfg_build_payload")
+sortadd = get(inc, "build_ingest_par.c:add_keyed") or get(inc, "sorter.c:hfg_sorter_add")
+psort = get(inc, "sorter.c:hfg_sorter_part_sort")
+merge = get(inc, "sorter.c:hfg_sort_iter_next")
+bloom = get(inc, "bloom.c:hfg_bloom_writer_add")
+compress = get(inc, "codec_block.c:hfg_block_compress")
+crc = get(inc, "crc.c:hfg_crc32c", "crc.c:hfg_crc32c_patch")
+# emit: the region threads and the block pool's; compression runs on both
+emit = get(inc, "build_emit.c:emit_worker", "block_pool.c:worker_main")
+if ingest and parse + rowkey + payload + sortadd + psort > ingest:
+    sys.exit("profile.sh: the ingest stages exceed ingest: the function names changed")
 stages = [
-    ("parse the CSV (reading thread)", parse),
-    ("rowkey template (main thread)", scheme),
-    ("copy into the sort slabs (main thread)", sortadd),
-    ("rest of ingest: payload, region, hand-off (main thread)", main - scheme - sortadd),
-    ("sort (radix) and merge iteration (emit threads)", radix + iter_),
-    ("cells into blocks, order checks (emit threads)", emit - compress - crc - bloom - radix - iter_),
-    ("ROW bloom (emit threads)", bloom),
-    (f"block compression, {codec} (emit threads)", compress),
-    ("CRC32C checksums (emit threads)", crc),
+    ("parse the CSV (ingest workers)", parse),
+    ("rowkey template", rowkey),
+    ("payload (cell values, timestamp)", payload),
+    ("into the sorter parts (copy into the slabs)", sortadd),
+    ("rest of ingest: region, parts, hand-off", ingest - parse - rowkey - payload - sortadd - psort),
+    ("sort (radix, per sorter part)", psort),
+    ("merge of the sorted parts (emit threads)", merge),
+    ("cells into blocks, index, order checks (emit)", emit - compress - crc - bloom - merge),
+    ("ROW bloom (emit)", bloom),
+    (f"block compression, {codec} (block pool and emit)", compress),
+    ("CRC32C checksums", crc),
 ]
+if min(n for _, n in stages) < 0:
+    sys.exit("profile.sh: a stage came out negative: the function names changed")
 print(f"hfilegen build, {size / 1e6:.1f} MB CSV, {rows:,} rows, {cells:,} cells, codec {codec}: "
       f"{total / 1e6:,.0f} M instructions ({total / rows:,.0f} per row)")
 print()
