@@ -45,6 +45,14 @@ import org.apache.hadoop.hbase.util.BloomFilterFactory;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.ChecksumType;
 
+import static hfilegen.interop.CheckUtil.eq;
+import static hfilegen.interop.CheckUtil.fileInfo;
+import static hfilegen.interop.CheckUtil.firstOnRow;
+import static hfilegen.interop.CheckUtil.keyBetween;
+import static hfilegen.interop.CheckUtil.keyEq;
+import static hfilegen.interop.CheckUtil.rowColKey;
+import static hfilegen.interop.CheckUtil.rowOf;
+
 /**
  * {@code ReadCheck DIR...}: every {@code X.hfile} in the directories (with {@code X.cells.tsv}
  * and {@code X.props} beside it) must be read by HBase exactly as described. One line per file
@@ -471,32 +479,6 @@ public final class ReadCheck {
       new ByteArrayInputStream(buf, 8, size - 8));
   }
 
-  private static byte[] fileInfo(HFileInfo info, String key) throws Fail {
-    byte[] v = info.get(Bytes.toBytes(key));
-    if (v == null) {
-      throw new Fail("file info " + key, null, "missing");
-    }
-    return v;
-  }
-
-  private static void eq(String what, Object got, Object want) throws Fail {
-    if (!got.equals(want)) {
-      throw new Fail(what, null, "file has " + got + ", expected " + want);
-    }
-  }
-
-  private static void eq(String what, long got, long want) throws Fail {
-    if (got != want) {
-      throw new Fail(what, null, "file has " + got + ", expected " + want);
-    }
-  }
-
-  private static void keyEq(String what, byte[] got, byte[] want) throws Fail {
-    if (!Arrays.equals(got, want)) {
-      throw new Fail(what, null, "file has " + Esc.encode(got) + ", expected " + Esc.encode(want));
-    }
-  }
-
   // --- 3. every cell, in order ------------------------------------------------------------------
 
   private void checkCells() throws Exception {
@@ -684,38 +666,6 @@ public final class ReadCheck {
     }
   }
 
-  /** A key strictly between a and b (a < b), or null when no simple one exists. */
-  private static KeyValue keyBetween(CellComparator cmp, KeyValue a, KeyValue b) {
-    byte[] r = rowOf(a);
-    byte[] f = Arrays.copyOfRange(a.getFamilyArray(), a.getFamilyOffset(),
-      a.getFamilyOffset() + a.getFamilyLength());
-    byte[] q = Arrays.copyOfRange(a.getQualifierArray(), a.getQualifierOffset(),
-      a.getQualifierOffset() + a.getQualifierLength());
-    List<KeyValue> candidates = new ArrayList<>();
-    candidates.add(new KeyValue(r, f, q, a.getTimestamp(), KeyValue.Type.Minimum));
-    if (a.getTimestamp() > Long.MIN_VALUE) {
-      candidates.add(new KeyValue(r, f, q, a.getTimestamp() - 1, KeyValue.Type.Maximum));
-    }
-    candidates.add(new KeyValue(r, f, Arrays.copyOf(q, q.length + 1), Long.MAX_VALUE,
-      KeyValue.Type.Maximum));
-    for (KeyValue c : candidates) {
-      if (cmp.compare(a, c) < 0 && cmp.compare(c, b) < 0) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  /** The smallest key of a row: empty family/qualifier, latest timestamp, type Maximum. */
-  private static KeyValue firstOnRow(byte[] row) {
-    return new KeyValue(row, new byte[0], new byte[0], Long.MAX_VALUE, KeyValue.Type.Maximum);
-  }
-
-  private static byte[] rowOf(Cell c) {
-    return Arrays.copyOfRange(c.getRowArray(), c.getRowOffset(),
-      c.getRowOffset() + c.getRowLength());
-  }
-
   private static List<Integer> sample(List<Integer> xs) {
     if (xs.size() <= MAX_SEEKS) {
       return xs;
@@ -826,12 +776,5 @@ public final class ReadCheck {
         "%d of %d absent keys answered maybe (%.4f), configured rate %.4f", positives, probes, fp,
         errorRate));
     }
-  }
-
-  private static byte[] rowColKey(Cell c) {
-    byte[] r = rowOf(c);
-    byte[] q = Arrays.copyOfRange(c.getQualifierArray(), c.getQualifierOffset(),
-      c.getQualifierOffset() + c.getQualifierLength());
-    return Bytes.add(Bytes.toBytes(r.length), r, q);
   }
 }
