@@ -12,7 +12,10 @@
  * region checks of the bulk loader: each file's [first row, last row] must lie
  * inside one region (else completebulkload splits it), and no region may get
  * more than 32 files of one family (hbase.mapreduce.bulkload.max.hfiles.
- * perRegion.perFamily). Exit 0 only when everything passes.
+ * perRegion.perFamily). Without --splits or --table the region checks run
+ * against the build's own splits when every DIR has a manifest.json with them
+ * (and they agree), saying so; else a NOTE says that regions were not checked.
+ * Exit 0 only when everything passes.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -61,7 +64,8 @@ static void usage(FILE *f) {
           "  DIR           a bulk-load directory: DIR/<family>/<hfile>\n"
           "  --splits F    region split keys (one escaped key per line): check that each file\n"
           "                lies in one region and that no region gets more than 32 files per\n"
-          "                family\n"
+          "                family (without --splits or --table: the build's splits, from\n"
+          "                DIR/manifest.json, when every DIR has them)\n"
           "  --quiet       print only failures and the summary\n"
           "  --table T     instead of --splits, right before the load: the live table's\n"
           "                regions (and the changes since the build, from manifest.json),\n"
@@ -247,6 +251,21 @@ static int splits_from_table(const hfg_hbase_table *t, splits *s) {
   return 0;
 }
 
+/* The build's split keys (manifest.json) as the split keys. */
+static int splits_from_keys(uint8_t *const *keys, const size_t *lens, size_t n, splits *s) {
+  memset(s, 0, sizeof *s);
+  s->off = hfg_calloc(n + 1, sizeof *s->off);
+  s->len = hfg_calloc(n + 1, sizeof *s->len);
+  if (!s->off || !s->len) return -1;
+  for (size_t i = 0; i < n; i++) {
+    s->off[i] = s->data.len;
+    s->len[i] = lens[i];
+    if (hfg_buf_append(&s->data, keys[i], lens[i])) return -1;
+  }
+  s->n = n;
+  return 0;
+}
+
 static int bytes_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
   size_t m = an < bn ? an : bn;
   int c = m ? memcmp(a, b, m) : 0;
@@ -363,6 +382,22 @@ int cmd_verify(int argc, char **argv) {
       return lr;
     }
     splits_path = live.hb.table; /* the region checks below run against the live regions */
+  } else if (!splits_path) {
+    /* neither: the build's own splits, from the manifest.json of every directory */
+    char why[8192];
+    if (!verify_build_splits(&live, argc, argv, 1, why, sizeof why)) {
+      if (splits_from_keys(live.bkeys, live.blens, live.nb, &sp)) {
+        fprintf(stderr, "hfilegen verify: out of memory\n");
+        verify_live_free(&live);
+        return 1;
+      }
+      splits_path = live.manifest;
+      if (!quiet)
+        printf("regions: the build's, from %s (right before the load, check against the "
+               "table's: --table T)\n", live.manifest);
+    } else if (!quiet) {
+      printf("NOTE regions not checked: no --splits or --table, and %s\n", why);
+    }
   }
 
   vlist l;

@@ -111,15 +111,63 @@ static void build_region(const verify_live *lv, FILE *f, const uint8_t *k, size_
   fputc(')', f);
 }
 
+static void free_build_keys(verify_live *lv) {
+  for (size_t i = 0; i < lv->nb; i++) hfg_free(lv->bkeys[i]);
+  free(lv->bkeys);
+  free(lv->blens);
+  lv->bkeys = NULL;
+  lv->blens = NULL;
+  lv->nb = 0;
+  lv->have_manifest = 0;
+}
+
+int verify_build_splits(verify_live *lv, int argc, char **argv, int all, char *why,
+                        size_t whylen) {
+  snprintf(why, whylen, "no directory argument");
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] == '-') { /* the options' values are no inputs */
+      if (!strcmp(a, "--splits") || !strcmp(a, "--table") || !strcmp(a, "--zookeeper") ||
+          !strcmp(a, "--znode-parent") || !strcmp(a, "--hbase-site") ||
+          !strcmp(a, "--hbase-timeout"))
+        i++;
+      continue;
+    }
+    if (!is_dir(a)) continue;
+    if (lv->have_manifest && !all) break;
+    verify_live other;
+    memset(&other, 0, sizeof other);
+    verify_live *into = lv->have_manifest ? &other : lv;
+    snprintf(into->manifest, sizeof into->manifest, "%s/manifest.json", a);
+    if (read_manifest(into, into->manifest)) {
+      snprintf(why, whylen, "%s has no manifest.json with \"splits\"", a);
+      free_build_keys(into);
+      if (into != lv) free_build_keys(lv);
+      return -1;
+    }
+    into->have_manifest = 1;
+    if (into == &other) {
+      int same = other.nb == lv->nb;
+      for (size_t k = 0; same && k < lv->nb; k++)
+        same = !cmp(other.bkeys[k], other.blens[k], lv->bkeys[k], lv->blens[k]);
+      if (!same) snprintf(why, whylen, "%s and %s come from builds with other splits",
+                          lv->manifest, other.manifest);
+      free_build_keys(&other);
+      if (!same) {
+        free_build_keys(lv);
+        return -1;
+      }
+    }
+  }
+  return lv->have_manifest ? 0 : -1;
+}
+
 int verify_live_fetch(verify_live *lv, int argc, char **argv, int quiet) {
   int rc = cli_hbase_fetch(&lv->hb, 1, &lv->t, "verify");
   if (rc) return rc;
   lv->active = 1;
-  for (int i = 1; i < argc && !lv->have_manifest; i++) {
-    if (argv[i][0] == '-' || !is_dir(argv[i])) continue;
-    snprintf(lv->manifest, sizeof lv->manifest, "%s/manifest.json", argv[i]);
-    if (!read_manifest(lv, lv->manifest)) lv->have_manifest = 1;
-  }
+  char why[8192];
+  (void)verify_build_splits(lv, argc, argv, 0, why, sizeof why);
   if (!quiet) printf("table: %s\n", lv->hb.source);
   if (!lv->have_manifest) {
     if (!quiet) printf("NOTE no manifest.json with \"splits\": region changes since the build "
@@ -248,8 +296,6 @@ void verify_live_family(verify_live *lv, const char *path, const uint8_t *fam, s
 }
 
 void verify_live_free(verify_live *lv) {
-  for (size_t i = 0; i < lv->nb; i++) hfg_free(lv->bkeys[i]);
-  free(lv->bkeys);
-  free(lv->blens);
+  free_build_keys(lv);
   hfg_hbase_table_free(&lv->t);
 }

@@ -32,6 +32,12 @@ typedef struct verify_live {
  * the region changes since the build as NOTE lines (unless quiet). 0, 1 or 2. */
 int verify_live_fetch(verify_live *lv, int argc, char **argv, int quiet);
 
+/* The build's split keys (manifest.json "splits") into lv->bkeys/blens/nb and
+ * lv->manifest: from the first directory among argv's inputs, or, with all, from
+ * every one of them, which must agree. 0, or -1 with why saying what was missing. */
+int verify_build_splits(verify_live *lv, int argc, char **argv, int all, char *why,
+                        size_t whylen);
+
 /* Appends to a span FAIL line why the file crosses a boundary now. */
 void verify_live_cause(const verify_live *lv, FILE *f, const uint8_t *first, size_t first_len,
                        const uint8_t *last, size_t last_len);

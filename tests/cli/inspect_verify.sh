@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CLI scenarios for `hfilegen inspect` and `hfilegen verify` on the HBase-written
 # fixtures: report fragments, the cells TSV contract, exit codes, a corrupted
-# and a truncated copy, bulk-load directories and --splits.
+# and a truncated copy, bulk-load directories, --splits and the manifest's splits.
 # usage: inspect_verify.sh HFILEGEN_BINARY SOURCE_DIR
 set -u
 H=${1:?hfilegen binary}
@@ -235,6 +235,34 @@ if "$H" build --rowkey 'k{id}' --out "$TMP/built" --splits "$TMP/build_splits.tx
   rc_is 1 "verify built dir, other splits"
   has "$OUT" 'span regions 0..1; completebulkload would split it at the end of region 0 [-inf, "k15")' \
     "verify built dir, other splits"
+
+  # neither --splits nor --table: the build's splits, from its manifest.json
+  run "$H" verify "$TMP/built"
+  rc_is 0 "verify built dir by its manifest"
+  has "$OUT" "regions: the build's, from $TMP/built/manifest.json" "verify built dir by its manifest"
+  has "$OUT" "regions: 2 from 1 split keys" "verify built dir by its manifest"
+  has "$OUT" "PASS: 2 HFiles verified, each inside one region" "verify built dir by its manifest"
+  # a file of a one-region build copied in spans the manifest's boundary
+  if "$H" build --rowkey 'k{id}' --out "$TMP/built1" --quiet "$TMP/in.csv" >/dev/null 2>&1; then
+    cp -r "$TMP/built" "$TMP/mixed"
+    cp "$TMP/built1/cf/"* "$TMP/mixed/cf/"
+    run "$H" verify "$TMP/mixed"
+    rc_is 1 "a copied-in file against the manifest's splits"
+    has "$OUT" 'completebulkload would split it at the end of region 0 [-inf, "k2")' \
+      "a copied-in file against the manifest's splits"
+    # two builds with other splits: nothing to check regions against, and it says so
+    run "$H" verify "$TMP/built" "$TMP/built1"
+    rc_is 0 "two builds, other splits"
+    has "$OUT" "NOTE regions not checked: no --splits or --table, and $TMP/built/manifest.json and $TMP/built1/manifest.json come from builds with other splits" \
+      "two builds, other splits"
+    grep -qF "each inside one region" <<<"$OUT" && fail "two builds, other splits: claims region checks"
+  else
+    fail "the one-region build did not run"
+  fi
+  rm "$TMP/mixed/manifest.json"
+  run "$H" verify "$TMP/mixed"
+  rc_is 0 "no manifest"
+  has "$OUT" "NOTE regions not checked: no --splits or --table, and $TMP/mixed has no manifest.json with \"splits\"" "no manifest"
 else
   echo "note: 'hfilegen build' did not run; the built-directory scenario was skipped"
 fi
