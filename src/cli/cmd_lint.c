@@ -31,8 +31,9 @@ static void usage(FILE *f) {
           "Checks the rowkey red lines: monotonically increasing prefix, key length (> 100\n"
           "warning, > 200 error), variable-length parts without a separator, separators\n"
           "inside values, buckets vs regions, bucket skew, reversed time, duplicate keys,\n"
-          "records the template cannot key; suggests --bloom rowprefix:N for a fixed-width\n"
-          "bucket or hash prefix. Samples are CSV/TSV with a header row\n"
+          "records the template cannot key, integers with leading zeros copied into the key;\n"
+          "suggests --bloom rowprefix:N for a fixed-width bucket or hash prefix. Samples are\n"
+          "CSV/TSV with a header row\n"
           "(tab when the name ends in .tsv or .tab, also .tsv.gz etc., as build reads it), or the\n"
           "--input-format dump (--columns when it has no header; a NULL key column skips the\n"
           "record). Exit 1 when any finding is an error.\n");

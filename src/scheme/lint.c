@@ -39,6 +39,11 @@ struct hfg_lint {
   uint64_t *groups;
   uint8_t *key;         /* eval buffer */
   size_t *part_end;     /* per-part end offsets in key */
+  /* leading zeros: per column the key copies as text ({col}), sample values such
+   * as 007 (counted) and the first one seen */
+  uint8_t *raw_col, *num_col; /* per column: in a {col} part; read as an integer */
+  size_t *lead0, *lead0_seen;
+  char (*lead0_ex)[24];
 };
 
 static int first_expr_part(const hfg_scheme *s) {
@@ -65,9 +70,26 @@ int hfg_lint_new(const hfg_scheme *s, uint64_t regions, hfg_lint **out) {
   l->part_end = hfg_calloc(s->nparts, sizeof *l->part_end);
   l->key = hfg_malloc(LINT_KEY_CAP);
   if (l->ngroups) l->groups = hfg_calloc(l->ngroups, sizeof *l->groups);
-  if (!l->sep_hits || !l->part_end || !l->key || (l->ngroups && !l->groups)) {
+  size_t nc = hfg_scheme_column_count(s);
+  l->raw_col = hfg_calloc(nc + 1, 1);
+  l->num_col = hfg_calloc(nc + 1, 1);
+  l->lead0 = hfg_calloc(nc + 1, sizeof *l->lead0);
+  l->lead0_seen = hfg_calloc(nc + 1, sizeof *l->lead0_seen);
+  l->lead0_ex = hfg_calloc(nc + 1, sizeof *l->lead0_ex);
+  if (!l->sep_hits || !l->part_end || !l->key || (l->ngroups && !l->groups) || !l->raw_col ||
+      !l->num_col || !l->lead0 || !l->lead0_seen || !l->lead0_ex) {
     hfg_lint_free(l);
     return HFG_ENOMEM;
+  }
+  for (size_t i = 0; i < s->nparts; i++) {
+    const spart *p = &s->parts[i];
+    if (p->root >= 0 && s->nodes[p->root].kind == N_COL) l->raw_col[s->nodes[p->root].col] = 1;
+  }
+  for (size_t k = 0; k < s->nnodes; k++) { /* {col % N}, long(col), int(col) */
+    const snode *n = &s->nodes[k];
+    int numeric = n->kind == N_MOD || (n->kind == N_CALL && (n->fn == F_LONG || n->fn == F_INT));
+    if (numeric && n->arg[0] >= 0 && s->nodes[n->arg[0]].kind == N_COL)
+      l->num_col[s->nodes[n->arg[0]].col] = 1;
   }
   *out = l;
   return 0;
@@ -82,14 +104,26 @@ void hfg_lint_free(hfg_lint *l) {
   hfg_free(l->part_end);
   hfg_free(l->key);
   hfg_free(l->groups);
+  hfg_free(l->raw_col);
+  hfg_free(l->num_col);
+  hfg_free(l->lead0);
+  hfg_free(l->lead0_seen);
+  hfg_free(l->lead0_ex);
   hfg_free(l);
 }
+
 
 static int all_digits(const uint8_t *p, size_t n) {
   if (!n) return 0;
   for (size_t i = 0; i < n; i++)
     if (p[i] < '0' || p[i] > '9') return 0;
   return 1;
+}
+
+/* A decimal integer written with a leading zero: 007, -07 (not 0 itself). */
+static int leading_zero(const uint8_t *p, size_t n) {
+  size_t i = n && p[0] == '-';
+  return n - i >= 2 && p[i] == '0' && all_digits(p + i, n - i);
 }
 
 /* Compares two rendered values: numerically when both are plain decimal
@@ -133,6 +167,14 @@ int hfg_lint_add(hfg_lint *l, const hfg_field *fields, size_t nfields) {
   if (s->salt_rest_part >= 0) {
     const snode *r = &s->nodes[s->parts[s->salt_rest_part].root];
     l->key[salt_at] = hfg_phoenix_salt(l->key + salt_at + 1, n - salt_at - 1, (int)s->nodes[r->arg[0]].ival);
+  }
+  for (size_t c = 0; c < nfields && c < hfg_scheme_column_count(s); c++) {
+    if (!l->raw_col[c] || !fields[c].p) continue;
+    l->lead0_seen[c]++;
+    if (!leading_zero((const uint8_t *)fields[c].p, fields[c].len)) continue;
+    if (!l->lead0[c]++)
+      snprintf(l->lead0_ex[c], sizeof l->lead0_ex[c], "%.*s",
+               (int)(fields[c].len < 20 ? fields[c].len : 20), fields[c].p);
   }
   if (n > l->maxlen) l->maxlen = n;
   size_t end = l->keys.len + n;
@@ -483,6 +525,27 @@ int hfg_lint_finish(hfg_lint *l, hfg_findings **out) {
         "the build rejects these records (they count against --max-rejects)",
         "fix the data or the template (e.g. a non-integer in a column used with % or long())",
         "%zu of %zu sample records cannot be keyed; first: %s", l->nbad, l->nrec, l->first_bad);
+
+  /* 9b. Integers written with leading zeros, copied into the key as text. */
+  for (size_t c = 0; c < hfg_scheme_column_count(s); c++) {
+    if (!l->lead0[c]) continue;
+    if (l->num_col[c])
+      ADD(HFG_SEV_WARNING, "leading-zeros",
+          "the key copies the column's text as it is, while the template also reads it as an "
+          "integer: 007 and 7 are two rows with one bucket, and a later export that writes "
+          "the id without zeros adds rows instead of overwriting these",
+          "export the column as the integer it is (databases print integers without leading "
+          "zeros); if it is a zero-padded code, make every load pad it to the same width",
+          "%zu of %zu sample values of column %s have leading zeros (first: %s)", l->lead0[c],
+          l->lead0_seen[c], s->cols[c], l->lead0_ex[c]);
+    else
+      ADD(HFG_SEV_INFO, "leading-zeros",
+          "the key copies the column's text as it is: 007 and 7 are two different rows",
+          "nothing to do if the column is a zero-padded code; if it is an integer, export it "
+          "without leading zeros, as every later load must",
+          "%zu of %zu sample values of column %s have leading zeros (first: %s)", l->lead0[c],
+          l->lead0_seen[c], s->cols[c], l->lead0_ex[c]);
+  }
 
   /* 10. A fixed-width bucket prefix: a ROWPREFIX_FIXED_LENGTH bloom over it. The prefix is
    * the leading literals, the first expression when it is a bucket or hash of one

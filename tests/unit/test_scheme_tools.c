@@ -351,6 +351,15 @@ TEST(lint_sample_red_lines) {
   memset(longv, 'x', 250);
   static const char *const long_rows[] = {longv};
   LINT_IS("{hex(md5(u), 4)}|{u}", 0, "u", long_rows, 1, HFG_SEV_ERROR, "key-length,rowprefix-bloom");
+  /* Integers with leading zeros copied into the key: 007 and 7 are two rows. A warning
+   * where the template also reads the column as an integer, a note where it is text; 0,
+   * -7 and values that are not integers are no finding. */
+  static const char *const zero_rows[] = {"007,a", "7,b", "0,c", "-7,d"};
+  LINT_IS("{id % 10}|{id}", 0, "id,v", zero_rows, 4, HFG_SEV_WARNING, "leading-zeros,rowprefix-bloom");
+  LINT_IS("{hex(md5(v), 4)}|{id}", 0, "id,v", zero_rows, 4, HFG_SEV_INFO, "leading-zeros,rowprefix-bloom");
+  LINT_IS("{hex(md5(id), 4)}|{long(id)}", 0, "id,v", zero_rows, 4, HFG_SEV_INFO, "rowprefix-bloom");
+  static const char *const plain_rows[] = {"7,a", "0,b", "-7,c", "0x7,d", "0.5,e"};
+  LINT_IS("{hex(md5(v), 4)}|{id}", 0, "id,v", plain_rows, 5, HFG_SEV_INFO, "rowprefix-bloom");
 }
 
 /* The rowprefix-bloom suggestion: its prefix length N as the fix gives it ("rowprefix:N"),
