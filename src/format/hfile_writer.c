@@ -542,27 +542,72 @@ static inline void take_put(hfg_cell *t, const hfg_put *p) {
   t->value_len = p->value_len;
 }
 
+/* The Put of qualifier and value p laid out at the block's end, its key the
+ * prefix rowLen(2) row famLen(1) family (plen bytes), p's qualifier and the
+ * suffix ts(8) type(1); t is the cell (hfg_cell form) and same_put as for
+ * note_cell. The caller has checked the order, the limits and the blooms. */
+static inline int put_cell(hfg_writer *w, const uint8_t *prefix, size_t plen,
+                           const uint8_t *suffix, const hfg_put *p, const hfg_cell *t,
+                           int same_put) {
+  size_t key_len = plen + p->qualifier_len + 9;
+  size_t cell_len = 8 + key_len + p->value_len + 3;
+  if (w->block.cap - w->block.len < cell_len && hfg_buf_reserve(&w->block, cell_len))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for a %zu-byte cell", cell_len);
+  uint8_t *cell = w->block.p + w->block.len, *q = cell;
+  hfg_put_be32(q, (uint32_t)key_len);
+  hfg_put_be32(q + 4, (uint32_t)p->value_len);
+  hfg_copy(q + 8, prefix, plen);
+  q += 8 + plen;
+  hfg_copy(q, p->qualifier, p->qualifier_len);
+  q += p->qualifier_len;
+  memcpy(q, suffix, 9);
+  q += 9;
+  hfg_copy(q, p->value, p->value_len);
+  q += p->value_len;
+  q[0] = q[1] = q[2] = 0; /* tagsLength 0, mvcc 0 */
+  return note_cell(w, cell, cell_len, key_len, t, same_put);
+}
+
 int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, int64_t ts,
                            const hfg_put *puts, size_t n) {
   if (n == 0) return w->err.code;
   hfg_cell t = {row, row_len, w->family, w->family_len, NULL, 0, ts, HFG_TYPE_PUT,
                 NULL, 0, NULL, 0};
   take_put(&t, &puts[0]);
-  int rc = append_cell(w, &t);
-  if (rc) return rc;
-  /* The rest share the first cell's key prefix rowLen(2) row famLen(1)
-   * family and suffix ts(8) type(1): made once, each cell copies them whole.
-   * Only the qualifier can break the order (equal ones are equal keys). */
+  /* The cells share the key prefix rowLen(2) row famLen(1) family and suffix
+   * ts(8) type(1): made once, each cell copies them whole. */
   uint8_t prefix[256], suffix[9];
   size_t plen = 3 + row_len + w->family_len;
-  size_t i = 1;
-  if (plen <= sizeof prefix) {
+  int rc, laid = plen <= sizeof prefix;
+  if (laid) {
     hfg_put_be16(prefix, (uint16_t)row_len);
     memcpy(prefix + 2, row, row_len);
     prefix[2 + row_len] = (uint8_t)w->family_len;
     memcpy(prefix + 3 + row_len, w->family, w->family_len);
     hfg_put_be64(suffix, (uint64_t)ts);
     suffix[8] = HFG_TYPE_PUT;
+  }
+  /* The first cell: on the short path when its row sorts after the last cell's
+   * (then its key does, whatever the rest) and it is within every limit; else
+   * through every check of hfg_writer_append, which names what is wrong. */
+  if (laid && !w->err.code && w->state == W_OPEN && row_len > 0 &&
+      w->family_len <= HFG_KV_MAX_FAMILY && puts[0].qualifier_len <= 0xffff &&
+      puts[0].value_len <= 0x3fffffff &&
+      (!w->entries || hfg_bytes_cmp(row, row_len, w->last.row, w->last.row_len) > 0)) {
+    size_t bloom_row_len = w->o.bloom == HFG_BLOOM_ROWPREFIX && row_len > w->o.bloom_prefix_length
+                               ? w->o.bloom_prefix_length
+                               : row_len;
+    if (w->bloom && (rc = hfg_bloom_writer_add(w->bloom, row, bloom_row_len, t.qualifier,
+                                               t.qualifier_len)))
+      return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
+    if (block_full(w) && (rc = hfg_w_finish_data_block(w))) return rc;
+    if ((rc = put_cell(w, prefix, plen, suffix, &puts[0], &t, 0))) return rc;
+  } else if ((rc = append_cell(w, &t))) {
+    return rc;
+  }
+  /* The rest: only the qualifier can break the order (equal ones are equal keys). */
+  size_t i = 1;
+  if (laid) {
     const int rowcol = w->bloom && w->o.bloom == HFG_BLOOM_ROWCOL;
     for (; i < n; i++) {
       const hfg_put *c = &puts[i], *p = &puts[i - 1];
@@ -573,24 +618,8 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
                                                c->qualifier_len)))
         return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
       if (cmp != 0 && block_full(w) && (rc = hfg_w_finish_data_block(w))) return rc;
-      size_t key_len = plen + c->qualifier_len + 9;
-      size_t cell_len = 8 + key_len + c->value_len + 3;
-      if (w->block.cap - w->block.len < cell_len && hfg_buf_reserve(&w->block, cell_len))
-        return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for a %zu-byte cell", cell_len);
-      uint8_t *cell = w->block.p + w->block.len, *q = cell;
-      hfg_put_be32(q, (uint32_t)key_len);
-      hfg_put_be32(q + 4, (uint32_t)c->value_len);
-      hfg_copy(q + 8, prefix, plen);
-      q += 8 + plen;
-      hfg_copy(q, c->qualifier, c->qualifier_len);
-      q += c->qualifier_len;
-      memcpy(q, suffix, 9);
-      q += 9;
-      hfg_copy(q, c->value, c->value_len);
-      q += c->value_len;
-      q[0] = q[1] = q[2] = 0; /* tagsLength 0, mvcc 0 */
       take_put(&t, c);
-      if ((rc = note_cell(w, cell, cell_len, key_len, &t, 1))) return rc;
+      if ((rc = put_cell(w, prefix, plen, suffix, c, &t, 1))) return rc;
     }
   }
   /* anything else: the remaining cells on the full path */
