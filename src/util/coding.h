@@ -85,21 +85,6 @@ static inline uint64_t hfg_get_be64(const uint8_t *p) {
   return HFG_BSWAP64(v);
 }
 
-/* Bytes.compareTo: unsigned lexicographic, a shorter prefix first (the order
- * of HBase rows and split keys). Sign only: < 0, 0, > 0. A byte loop up to 16
- * bytes, memcmp beyond. */
-static inline int hfg_bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-  size_t n = alen < blen ? alen : blen;
-  if (n > 16) {
-    int r = memcmp(a, b, n);
-    if (r) return r;
-  } else {
-    for (size_t i = 0; i < n; i++)
-      if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-  }
-  return alen < blen ? -1 : alen > blen;
-}
-
 /* The first 8 bytes of k as a big-endian number, zero padded: when the
  * prefixes of two keys differ, they order the keys as hfg_bytes_cmp does. */
 static inline uint64_t hfg_be_prefix8(const uint8_t *k, size_t n) {
@@ -111,6 +96,29 @@ static inline uint64_t hfg_be_prefix8(const uint8_t *k, size_t n) {
   uint64_t v = 0;
   for (size_t i = 0; i < n; i++) v |= (uint64_t)k[i] << (56 - 8 * i);
   return v;
+}
+
+/* Bytes.compareTo: unsigned lexicographic, a shorter prefix first (the order
+ * of HBase rows and split keys). Sign only: < 0, 0, > 0. The first byte
+ * alone, then up to 16 bytes as big-endian words (the first 8, then the last 8, which overlap: their
+ * differing bytes lie past the equal first ones), memcmp beyond. */
+static inline int hfg_bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
+  size_t n = alen < blen ? alen : blen;
+  if (n && a[0] != b[0]) return a[0] < b[0] ? -1 : 1; /* qualifiers mostly differ here */
+  if (n > 16) {
+    int r = memcmp(a, b, n);
+    if (r) return r;
+  } else if (n >= 8) {
+    uint64_t x = hfg_get_be64(a), y = hfg_get_be64(b);
+    if (x != y) return x < y ? -1 : 1;
+    x = hfg_get_be64(a + n - 8);
+    y = hfg_get_be64(b + n - 8);
+    if (x != y) return x < y ? -1 : 1;
+  } else if (n) {
+    uint64_t x = hfg_be_prefix8(a, n), y = hfg_be_prefix8(b, n);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return alen < blen ? -1 : alen > blen;
 }
 
 int hfg_buf_put_be16(hfg_buf *b, uint16_t v);

@@ -159,3 +159,34 @@ TEST(be_prefix8_every_length) {
     CHECK(hfg_be_prefix8(k, n) == want);
   }
 }
+
+/* hfg_bytes_cmp against a byte-at-a-time reference, at every length pair up to
+ * 24 over a 3-letter alphabet (long common prefixes, differences at every
+ * position, either side longer) and with high bytes (unsigned order). */
+static int ref_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
+  for (size_t i = 0; i < an && i < bn; i++)
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  return an < bn ? -1 : an > bn;
+}
+
+static int sgn(int x) { return (x > 0) - (x < 0); }
+
+TEST(bytes_cmp_matches_reference) {
+  static const uint8_t alpha[3] = {0x00, 'a', 0xff};
+  uint32_t r = 12345;
+  uint8_t a[24], b[24];
+  for (int round = 0; round < 20000; round++) {
+    size_t an = round % 25, bn = (round / 25) % 25;
+    for (size_t i = 0; i < 24; i++) {
+      r = r * 1103515245u + 12345u;
+      a[i] = alpha[(r >> 16) % 3];
+      b[i] = a[i];
+    }
+    /* b differs from a at one position, or not at all */
+    r = r * 1103515245u + 12345u;
+    size_t at = (r >> 16) % 26;
+    if (at < 24) b[at] = alpha[(r >> 8) % 3];
+    CHECK_EQ_INT(sgn(hfg_bytes_cmp(a, an, b, bn)), ref_cmp(a, an, b, bn));
+    CHECK_EQ_INT(sgn(hfg_bytes_cmp(b, bn, a, an)), ref_cmp(b, bn, a, an));
+  }
+}
