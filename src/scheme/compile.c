@@ -638,6 +638,21 @@ int hfg_scheme_compile(const char *tmpl, const char *const *columns, size_t ncol
     }
   }
   scheme_analyze(s);
+  for (size_t i = 0; i < s->nparts; i++) { /* what fast_part (eval.c) can render alone */
+    spart *sp = &s->parts[i];
+    const snode *rn = sp->root >= 0 ? &s->nodes[sp->root] : NULL;
+    sp->fkind = FK_NONE;
+    if (!rn) {
+      sp->fkind = FK_LIT;
+    } else if (rn->kind == N_COL) {
+      sp->fkind = FK_COL;
+      sp->fcol = rn->col;
+    } else if (rn->kind == N_MOD && s->nodes[rn->arg[0]].kind == N_COL) {
+      sp->fkind = FK_MOD;
+      sp->fcol = s->nodes[rn->arg[0]].col;
+      sp->fmod = rn->ival;
+    }
+  }
   *out = s;
   return 0;
 }

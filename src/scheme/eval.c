@@ -79,7 +79,35 @@ static int not_int(ectx *c, const val *v, const snode *n) {
 }
 
 /* Decimal int64 parse: optional '-', digits only, no overflow. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* 1..8 decimal digits at p as a number, or -1 when a byte is not a digit. The
+ * digits go to the high end of a word whose low bytes are '0' (so a shorter
+ * number reads as if zero-padded to 8); a byte is a digit when its high nibble
+ * is 3 and adding 6 to it keeps that nibble 3 (0x30..0x39). Then adjacent
+ * digits merge pairwise in three multiply-and-shift steps: each lane becomes
+ * high * 10 + low (10 = the byte shift's weight per step: 10, 100, 10000). */
+static inline int64_t eight_digits(const uint8_t *p, size_t n) {
+  uint64_t x = 0x3030303030303030ull;
+  memcpy((uint8_t *)&x + (8 - n), p, n);
+  if (((x & 0xf0f0f0f0f0f0f0f0ull) | (((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) !=
+      0x3333333333333333ull)
+    return -1;
+  x &= 0x0f0f0f0f0f0f0f0full;                        /* 8 digits, the first in the low byte */
+  x = (x * (1 + (10ull << 8))) >> 8 & 0x00ff00ff00ff00ffull;     /* 4 lanes of 2 digits */
+  x = (x * (1 + (100ull << 16))) >> 16 & 0x0000ffff0000ffffull;  /* 2 lanes of 4 digits */
+  return (int64_t)((x * (1 + (10000ull << 32))) >> 32);          /* 8 digits */
+}
+#endif
+
 static int parse_i64(const uint8_t *p, size_t n, int64_t *out) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (n >= 1 && n <= 8 && p[0] != '-') { /* most ids */
+    int64_t v = eight_digits(p, n);
+    if (v < 0) return -1;
+    *out = v;
+    return 0;
+  }
+#endif
   size_t i = 0;
   int neg = 0;
   if (n && p[0] == '-') {
@@ -400,18 +428,16 @@ static inline int fast_part(const hfg_scheme *s, const spart *sp, const hfg_fiel
     *len += sp->llen;
     return 1;
   }
-  const snode *rn = &s->nodes[sp->root];
-  int is_mod = rn->kind == N_MOD && s->nodes[rn->arg[0]].kind == N_COL;
-  if (rn->kind != N_COL && !is_mod) return 0;
-  int32_t col = is_mod ? s->nodes[rn->arg[0]].col : rn->col;
-  if ((size_t)col >= nf || (!f[col].p && f[col].len)) return 0;
+  if (sp->fkind == FK_NONE) return 0;
+  size_t col = (size_t)sp->fcol;
+  if (col >= nf || (!f[col].p && f[col].len)) return 0;
   const uint8_t *fp = (const uint8_t *)f[col].p;
   size_t fn = f[col].len;
   uint8_t digits[24];
-  if (is_mod) {
+  if (sp->fkind == FK_MOD) {
     int64_t x;
     if (!fp || parse_i64(fp, fn, &x) != 0) return 0;
-    int64_t m = rn->ival, q = x % m;
+    int64_t m = sp->fmod, q = x % m;
     uint64_t u = (uint64_t)(q < 0 ? q + m : q);
     size_t k = sizeof digits;
     do {

@@ -61,7 +61,13 @@ typedef struct spart {
   int order_desc;        /* 1: follows it in reverse (desc()) */
   int reversed_col;      /* reverse() of a raw column: that column, else -1 */
   int time_fmt_node;     /* time parts on a datetime column: N_STR node of the format, else -1 */
+  /* the evaluator's shortcut (eval.c fast_part), classified once at compile */
+  uint8_t fkind;         /* FK_LIT a literal, FK_COL {col}, FK_MOD {col % N}, FK_NONE: the tree walk */
+  int32_t fcol;          /* FK_COL, FK_MOD: the column */
+  int64_t fmod;          /* FK_MOD: N */
 } spart;
+
+enum { FK_NONE, FK_LIT, FK_COL, FK_MOD };
 
 struct hfg_scheme {
   char *tmpl;            /* expanded template */

@@ -433,3 +433,44 @@ TEST(salt_shortcut_matches_evaluator) {
   hfg_scheme_free(fast);
   hfg_scheme_free(slow);
 }
+
+/* Integers of 1..8 digits take the word-at-a-time parse: every length, digits
+ * at every position, a non-digit at every position (the bytes on both sides of
+ * '0'..'9' and ones whose low nibble is a digit's), against the rendering of
+ * {id % 100000000 :08} (the number itself, zero padded); longer and negative
+ * numbers the digit loop. */
+TEST(mod_parses_every_digit_string) {
+  static const unsigned char bad[] = {'/', ':', '?', ' ', 'a', 0xb5, 0x35 + 0x40, 0xff};
+  uint32_t r = 99;
+  char val[32], kvs[48], out[64], want[16];
+  size_t len;
+  for (size_t n = 1; n <= 8; n++) {
+    for (int round = 0; round < 60; round++) {
+      for (size_t i = 0; i < n; i++) {
+        r = r * 1103515245u + 12345u;
+        val[i] = (char)('0' + (r >> 16) % 10);
+      }
+      if (round == 0) memset(val, '9', n);
+      if (round == 1) memset(val, '0', n);
+      val[n] = '\0';
+      snprintf(kvs, sizeof kvs, "id=%s", val);
+      const char *kv[] = {kvs};
+      snprintf(want, sizeof want, "%08lld", atoll(val));
+      REQUIRE(key_of("{id % 100000000 :08}", kv, 1, out, &len, NULL) == 0);
+      if (strcmp(out, want)) {
+        fprintf(stderr, "  %s: got %s want %s\n", val, out, want);
+        t_failed_now = 1;
+      }
+      for (size_t k = 0; k < n && round < 8; k++) {
+        char keep = val[k];
+        val[k] = (char)bad[round];
+        snprintf(kvs, sizeof kvs, "id=%s", val);
+        CHECK_EQ_INT(key_of("{id % 10}", kv, 1, out, &len, NULL), HFG_EPARSE);
+        val[k] = keep;
+      }
+    }
+  }
+  KEY_IS("{id % 100000000 :08}", "23456789", "id=123456789");
+  KEY_IS("{id % 10}", "2", "id=-12345678");
+  KEY_IS("{id % 7}", "0", "id=0");
+}
