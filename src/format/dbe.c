@@ -107,33 +107,6 @@ int hfg_dbe_put_cint(hfg_buf *b, uint32_t v) {
   return hfg_buf_append(b, t, (size_t)(hfg_dbe_cint(t, v) - t));
 }
 
-static size_t common_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
-  size_t n = al < bl ? al : bl, i = 0;
-  while (i < n && a[i] == b[i]) i++;
-  return i;
-}
-
-size_t hfg_dbe_common_prefix(const hfg_cell *c, const hfg_cell *p, int with_ts_type) {
-  if (c->row_len != p->row_len) /* the two big-endian row lengths */
-    return (c->row_len >> 8) == (p->row_len >> 8) ? 1 : 0;
-  size_t r = common_bytes(c->row, c->row_len, p->row, p->row_len);
-  size_t n = 2 + r;
-  if (r != c->row_len) return n;
-  n += 1 + c->family_len; /* bypassFamilyCheck: one family per file */
-  size_t q = common_bytes(c->qualifier, c->qualifier_len, p->qualifier, p->qualifier_len);
-  n += q;
-  size_t qmax = c->qualifier_len > p->qualifier_len ? c->qualifier_len : p->qualifier_len;
-  if (!with_ts_type || q != qmax) return n;
-  uint8_t ta[8], tb[8];
-  hfg_put_be64(ta, (uint64_t)c->timestamp);
-  hfg_put_be64(tb, (uint64_t)p->timestamp);
-  size_t t = common_bytes(ta, 8, tb, 8);
-  n += t;
-  if (t != 8) return n;
-  if (c->type == p->type) n += 1;
-  return n;
-}
-
 int hfg_dbe_long_fits(uint64_t v) {
   if (v >> 63) return 8;
   int n = 1;
@@ -141,29 +114,3 @@ int hfg_dbe_long_fits(uint64_t v) {
   return n;
 }
 
-uint8_t *hfg_dbe_tail(uint8_t *p, const hfg_cell *c) {
-  p = hfg_dbe_cint(p, (uint32_t)c->tags_len);
-  if (c->tags_len) {
-    hfg_copy(p, c->tags, c->tags_len);
-    p += c->tags_len;
-  }
-  *p++ = 0; /* mvcc (sequence id) 0 as a vlong */
-  return p;
-}
-
-uint8_t *hfg_dbe_diff_key(uint8_t *o, const hfg_cell *c, const uint8_t *key, size_t klen,
-                          size_t common, int with_klen, int with_vlen) {
-  if (with_klen) o = hfg_dbe_cint(o, (uint32_t)klen);
-  if (with_vlen) o = hfg_dbe_cint(o, (uint32_t)c->value_len);
-  o = hfg_dbe_cint(o, (uint32_t)common);
-  size_t row_end = 2 + c->row_len;
-  if (common < row_end) {
-    hfg_copy(o, key + common, row_end - common);
-    o += row_end - common;
-    hfg_copy(o, c->qualifier, c->qualifier_len);
-    return o + c->qualifier_len;
-  }
-  size_t cq = common - row_end - (1 + c->family_len);
-  hfg_copy(o, c->qualifier + cq, c->qualifier_len - cq);
-  return o + c->qualifier_len - cq;
-}

@@ -38,12 +38,11 @@ uint8_t *hfg_enc_fast_diff_cell(uint8_t *o, const hfg_cell *c, const uint8_t *ke
   if (klen == 12 + p->row_len + p->family_len + p->qualifier_len) flag |= F_SAME_KEY_LEN;
   if (c->value_len == p->value_len) flag |= F_SAME_VALUE_LEN;
   if (c->type == p->type) flag |= F_SAME_TYPE;
-  uint8_t ts[8], pts[8];
+  uint8_t ts[8];
   hfg_put_be64(ts, (uint64_t)c->timestamp);
-  hfg_put_be64(pts, (uint64_t)p->timestamp);
-  unsigned tsc = 0;
-  while (tsc < 7 && ts[tsc] == pts[tsc]) tsc++;
-  flag |= tsc;
+  size_t tsc = hfg_dbe_common_ts(c->timestamp, p->timestamp);
+  if (tsc > 7) tsc = 7; /* three bits: at least one timestamp byte is written */
+  flag |= (unsigned)tsc;
   if (c->value_len == p->value_len &&
       (c->value_len == 0 || memcmp(c->value, p->value, c->value_len) == 0))
     flag |= F_SAME_VALUE;

@@ -244,3 +244,55 @@ TEST(names) {
   CHECK(hfg_encoding_from_id(4, &e) == 0 && e == HFG_ENCODING_FAST_DIFF);
   CHECK(hfg_encoding_from_id(6, &e) != 0); /* PREFIX_TREE, removed in HBase 2.0 */
 }
+
+/* hfg_dbe_common_prefix against the byte-at-a-time form of
+ * findCommonPrefixInFlatKey: rows and qualifiers of every length to 24 that
+ * differ at every position (or not at all), timestamps that share 0..8 bytes,
+ * with and without the timestamp and type. */
+static size_t ref_common(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
+  size_t n = al < bl ? al : bl, i = 0;
+  while (i < n && a[i] == b[i]) i++;
+  return i;
+}
+
+static size_t ref_prefix(const hfg_cell *c, const hfg_cell *p, int with_ts_type) {
+  if (c->row_len != p->row_len) return (c->row_len >> 8) == (p->row_len >> 8) ? 1 : 0;
+  size_t r = ref_common(c->row, c->row_len, p->row, p->row_len), n = 2 + r;
+  if (r != c->row_len) return n;
+  n += 1 + c->family_len;
+  size_t q = ref_common(c->qualifier, c->qualifier_len, p->qualifier, p->qualifier_len);
+  n += q;
+  size_t qmax = c->qualifier_len > p->qualifier_len ? c->qualifier_len : p->qualifier_len;
+  if (!with_ts_type || q != qmax) return n;
+  uint8_t ta[8], tb[8];
+  hfg_put_be64(ta, (uint64_t)c->timestamp);
+  hfg_put_be64(tb, (uint64_t)p->timestamp);
+  size_t t = ref_common(ta, 8, tb, 8);
+  n += t;
+  if (t == 8 && c->type == p->type) n += 1;
+  return n;
+}
+
+TEST(common_prefix_matches_bytewise) {
+  uint8_t ra[24], rb[24], qa[24], qb[24];
+  uint32_t r = 7;
+  for (int round = 0; round < 30000; round++) {
+    size_t rl = 1 + round % 24, ql = (round / 24) % 25, rl2 = rl, ql2 = ql;
+    for (size_t i = 0; i < 24; i++) {
+      r = r * 1103515245u + 12345u;
+      ra[i] = rb[i] = (uint8_t)('a' + (r >> 16) % 3);
+      qa[i] = qb[i] = (uint8_t)('a' + (r >> 20) % 3);
+    }
+    r = r * 1103515245u + 12345u;
+    size_t at = (r >> 16) % 30;
+    if (at < rl) rb[at] ^= 0x80;                            /* the rows differ at `at` */
+    else if (at - rl < 24) qb[at - rl < ql ? at - rl : 0] ^= 1; /* or the qualifiers */
+    if (round % 7 == 0) ql2 = ql ? ql - 1 : 0;              /* a shorter qualifier */
+    if (round % 11 == 0) rl2 = rl + 1 < 24 ? rl + 1 : rl;   /* another row length */
+    int64_t ts = 1720000000000 + (round % 5), ts2 = ts ^ ((int64_t)(round % 9) << (8 * (round % 8)));
+    hfg_cell c = {ra, rl, (const uint8_t *)"cf", 2, qa, ql, ts, HFG_TYPE_PUT, NULL, 0, NULL, 0};
+    hfg_cell p = {rb, rl2, (const uint8_t *)"cf", 2, qb, ql2, ts2,
+                  round % 3 ? HFG_TYPE_PUT : HFG_TYPE_DELETE, NULL, 0, NULL, 0};
+    for (int wt = 0; wt < 2; wt++) CHECK_EQ_INT(hfg_dbe_common_prefix(&c, &p, wt), ref_prefix(&c, &p, wt));
+  }
+}
