@@ -394,28 +394,6 @@ static int reject_overlong(hfg_record_reader *r, hfg_record *rec) {
   return HFG_EPARSE;
 }
 
-/* UTF-16 and UTF-32 inputs (by their byte order mark, or ASCII interleaved
- * with NULs: UTF-16 without one) would split into garbage fields: refuse them
- * with the conversion to run. Called with the input's first bytes at pos. */
-static int check_encoding(hfg_record_reader *r) {
-  const unsigned char *p = (const unsigned char *)r->buf + r->pos;
-  size_t n = r->end - r->pos;
-  const char *enc = NULL, *from = NULL;
-  int ascii[4] = {0, 0, 0, 0};
-  for (size_t i = 0; i < 4 && i < n; i++) ascii[i] = (p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\t';
-  if (n >= 4 && !memcmp(p, "\xff\xfe\0\0", 4)) enc = "UTF-32LE (byte order mark ff fe 00 00)", from = "UTF-32";
-  else if (n >= 4 && !memcmp(p, "\0\0\xfe\xff", 4)) enc = "UTF-32BE (byte order mark 00 00 fe ff)", from = "UTF-32";
-  else if (n >= 2 && !memcmp(p, "\xff\xfe", 2)) enc = "UTF-16LE (byte order mark ff fe)", from = "UTF-16";
-  else if (n >= 2 && !memcmp(p, "\xfe\xff", 2)) enc = "UTF-16BE (byte order mark fe ff)", from = "UTF-16";
-  else if (n >= 4 && ascii[0] && !p[1] && ascii[2] && !p[3]) enc = "UTF-16LE (no byte order mark)", from = "UTF-16LE";
-  else if (n >= 4 && !p[0] && ascii[1] && !p[2] && ascii[3]) enc = "UTF-16BE (no byte order mark)", from = "UTF-16BE";
-  if (!enc) return 0;
-  return hfg_err_set(&r->err, HFG_EUNSUPPORTED,
-                     "%s: the input is %s; hfilegen reads UTF-8 text: convert it first, e.g. "
-                     "iconv -f %s -t UTF-8 FILE > FILE.utf8",
-                     r->name, enc, from);
-}
-
 /* Next record of the current input, without the field-count check. Returns
  * 1, HFG_EPARSE, 0 at the end of this input, or a fatal code. */
 /* After an overlong record's first line was rejected: drops bytes up to and
@@ -446,7 +424,7 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
         if ((rc = refill(r))) return rc;
         continue;
       }
-      if ((rc = check_encoding(r))) return rc;
+      if ((rc = hfg_rr_check_encoding(r))) return rc;
       if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0) r->pos += 3;
       r->at_start = 0;
     }
@@ -514,7 +492,7 @@ static int read_one_dialect(hfg_record_reader *r, hfg_record *rec) {
         if ((rc = refill(r))) return rc;
         continue;
       }
-      if ((rc = check_encoding(r))) return rc;
+      if ((rc = hfg_rr_check_encoding(r))) return rc;
       r->at_start = 0;
     }
     if (r->skip_line) { /* the rest of an overlong line */
@@ -567,91 +545,12 @@ static void close_input(hfg_record_reader *r) {
   r->in_open = 0;
 }
 
-/* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */
-char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n) {
-  size_t total = n * sizeof(char *);
-  for (size_t i = 0; i < n; i++) total += (lens ? lens[i] : strlen(p[i])) + 1;
-  char **out = hfg_malloc(total ? total : 1);
-  if (!out) return NULL;
-  char *sp = (char *)(out + n);
-  for (size_t i = 0; i < n; i++) {
-    size_t l = lens ? lens[i] : strlen(p[i]);
-    out[i] = sp;
-    memcpy(sp, p[i], l);
-    sp[l] = '\0';
-    sp += l + 1;
-  }
-  return out;
-}
-
-/* The header's fields: hf[0..nh) (the reader's own, a dialect's or a database's). */
-static int set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
-  const char **p = hfg_malloc((nh ? nh : 1) * sizeof *p);
-  size_t *lens = hfg_malloc((nh ? nh : 1) * sizeof *lens);
-  if (p && lens)
-    for (size_t i = 0; i < nh; i++) p[i] = hf[i].p, lens[i] = hf[i].len;
-  char **hdr = p && lens ? hfg_rr_copy_strs(p, lens, nh) : NULL;
-  hfg_free(p);
-  hfg_free(lens);
-  if (!hdr) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (header)", r->name);
-  r->hdr = hdr;
-  r->nhdr = nh;
-  r->header_from = r->name;
-  if (r->given && r->ngiven != r->nhdr)
-    return hfg_err_set(&r->err, HFG_EINVAL,
-                       "%s: the header has %zu columns but %zu column names were given to "
-                       "rename them (--columns)",
-                       r->name, r->nhdr, r->ngiven);
-  if (!r->given) r->cols = r->hdr, r->ncols = r->nhdr;
-  if (r->expected && r->expected != r->nhdr)
-    return hfg_err_set(&r->err, HFG_EINVAL, "%s: header has %zu columns, expected %zu", r->name,
-                       r->nhdr, r->expected);
-  r->expected = r->nhdr;
-  return 0;
-}
-
-static int check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
-  if (nh != r->nhdr)
-    return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: %zu columns, not %zu",
-                       r->name, r->header_from, nh, r->nhdr);
-  for (size_t i = 0; i < nh; i++) {
-    const hfg_field *f = &hf[i];
-    if (strlen(r->hdr[i]) != f->len || memcmp(r->hdr[i], f->p, f->len) != 0)
-      return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: column %zu is '%.*s', not '%s'",
-                         r->name, r->header_from, i + 1, (int)(f->len > 100 ? 100 : f->len), f->p,
-                         r->hdr[i]);
-  }
-  return 0;
-}
-
-/* A database input: connect, query, its columns as the header. */
-static int open_db(hfg_record_reader *r, const char *path) {
-  if (!r->has_header)
-    return hfg_err_set(&r->err, HFG_EINVAL,
-                       "%s: a database input names its own columns (no --no-header/--columns)",
-                       r->name);
-  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, &r->db, &r->err);
-  if (rc) return rc;
-  r->in_open = 1;
-  size_t n;
-  const char *const *names = hfg_dbsrc_columns(r->db, &n);
-  hfg_field *hf = hfg_calloc(n ? n : 1, sizeof *hf);
-  if (!hf) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory", r->name);
-  for (size_t i = 0; i < n; i++) {
-    hf[i].p = names[i];
-    hf[i].len = strlen(names[i]);
-  }
-  rc = r->hdr ? check_header(r, hf, n) : set_columns(r, hf, n);
-  hfg_free(hf);
-  return rc;
-}
-
 /* Opens paths[next_path] and consumes its header. */
 static int open_next(hfg_record_reader *r) {
   size_t idx = r->next_path;
   const char *path = r->paths[r->next_path++];
   r->name = r->shown[idx] ? r->shown[idx] : display_name(path);
-  if (r->shown[idx]) return open_db(r, path);
+  if (r->shown[idx]) return hfg_rr_open_db(r, path);
   int rc = r->part_start ? hfg_rin_open_at(&r->in, path, r->name, r->part_start, &r->err)
                          : hfg_rin_open(&r->in, path, r->name, &r->err);
   if (rc) return rc;
@@ -673,7 +572,7 @@ static int open_next(hfg_record_reader *r) {
     return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,
                        (unsigned long long)h.line, h.reason);
   if (rc < 0) return rc;
-  return r->hdr ? check_header(r, h.fields, h.nfields) : set_columns(r, h.fields, h.nfields);
+  return r->hdr ? hfg_rr_check_header(r, h.fields, h.nfields) : hfg_rr_set_columns(r, h.fields, h.nfields);
 }
 
 /* ---- public ---- */

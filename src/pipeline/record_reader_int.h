@@ -75,4 +75,15 @@ struct hfg_record_reader {
 /* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */
 char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n);
 
+/* Headers (record_header.c): the first header's fields hf[0..nh) become the
+ * columns; a later one must equal them; a database input's result set is its
+ * header. 0, or the error (set in r->err). */
+int hfg_rr_set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh);
+int hfg_rr_check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh);
+int hfg_rr_open_db(hfg_record_reader *r, const char *path);
+
+/* Text encoding (record_text.c): 0 when the input's first bytes, at
+ * buf[pos..end), may be UTF-8 text, else HFG_EUNSUPPORTED with the reason in r->err. */
+int hfg_rr_check_encoding(hfg_record_reader *r);
+
 #endif

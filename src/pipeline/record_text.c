@@ -1,0 +1,30 @@
+/*
+ * Record reader: what the first bytes of an input say about its text
+ * encoding (record_reader.h, "Text encoding"). Runs once per input, before
+ * its first line is parsed.
+ */
+#include <string.h>
+
+#include "pipeline/record_reader_int.h"
+
+/* UTF-16 and UTF-32 inputs (by their byte order mark, or ASCII interleaved
+ * with NULs: UTF-16 without one) would split into garbage fields: refuse them
+ * with the conversion to run. Called with the input's first bytes at pos. */
+int hfg_rr_check_encoding(hfg_record_reader *r) {
+  const unsigned char *p = (const unsigned char *)r->buf + r->pos;
+  size_t n = r->end - r->pos;
+  const char *enc = NULL, *from = NULL;
+  int ascii[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < 4 && i < n; i++) ascii[i] = (p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\t';
+  if (n >= 4 && !memcmp(p, "\xff\xfe\0\0", 4)) enc = "UTF-32LE (byte order mark ff fe 00 00)", from = "UTF-32";
+  else if (n >= 4 && !memcmp(p, "\0\0\xfe\xff", 4)) enc = "UTF-32BE (byte order mark 00 00 fe ff)", from = "UTF-32";
+  else if (n >= 2 && !memcmp(p, "\xff\xfe", 2)) enc = "UTF-16LE (byte order mark ff fe)", from = "UTF-16";
+  else if (n >= 2 && !memcmp(p, "\xfe\xff", 2)) enc = "UTF-16BE (byte order mark fe ff)", from = "UTF-16";
+  else if (n >= 4 && ascii[0] && !p[1] && ascii[2] && !p[3]) enc = "UTF-16LE (no byte order mark)", from = "UTF-16LE";
+  else if (n >= 4 && !p[0] && ascii[1] && !p[2] && ascii[3]) enc = "UTF-16BE (no byte order mark)", from = "UTF-16BE";
+  if (!enc) return 0;
+  return hfg_err_set(&r->err, HFG_EUNSUPPORTED,
+                     "%s: the input is %s; hfilegen reads UTF-8 text: convert it first, e.g. "
+                     "iconv -f %s -t UTF-8 FILE > FILE.utf8",
+                     r->name, enc, from);
+}
