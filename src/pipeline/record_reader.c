@@ -566,7 +566,12 @@ static int open_next(hfg_record_reader *r) {
   if (r->dialect) hfg_dialect_reset(r->dialect);
   if (!r->has_header || r->part_start) return 0;
   hfg_record h;
+  /* a first part reads its header wherever its limit falls (blank lines may
+   * push the header past it): the header is never one of the records */
+  const uint64_t limit = r->limit;
+  r->limit = UINT64_MAX;
   rc = r->dialect ? read_one_dialect(r, &h) : read_one(r, &h);
+  r->limit = limit;
   if (rc == 0) return 0; /* empty input */
   if (rc == HFG_EPARSE)
     return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,

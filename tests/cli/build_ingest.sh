@@ -116,5 +116,11 @@ same tsv --ingest-chunk 1k --max-rejects 100000 --on-duplicate last "$T/d.tsv"
 same mysql --format mysql --columns id,user_id,created_at,amount,status,note \
   --max-rejects 100000 --on-duplicate first --null-string NEW "$T/m1.txt" "$T/m2.txt"
 
+# a header after more blank lines than a part holds: the first part reads it as the header
+# wherever its limit falls (it was read as a record past --threads 1)
+python3 -c "import sys; sys.stdout.write('\\n' * 3000 + 'id,name\\n' + ''.join('%d,n%d\\n' % (i, i) for i in range(1, 3000)))" > "$T/lead.csv"
+same lead-blank --ingest-chunk 1k "$T/lead.csv"
+grep -q "^  records read *2999$" "$T/lead-blank-2.log" && ok || bad "lead-blank: the header read as a record: $(grep 'records read' "$T/lead-blank-2.log")"
+
 echo "build_ingest: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
