@@ -43,7 +43,8 @@ def finish(job, reads, emits):
         files.extend(fl)
         counts[c["region"]] = c
     s = job.publish(files, counts, read, rejected,
-                    sum(r[2].get("null_values", 0) for r in reads))
+                    sum(r[2].get("null_values", 0) for r in reads),
+                    sum(r[2].get("blank_lines", 0) for r in reads))
     s["timestamp"] = job.timestamp
     s["input_bytes"] = sum(r[2]["input_bytes"] for r in reads)
     s["long_keys"] = sum(r[2]["long_keys"] for r in reads)

@@ -117,6 +117,8 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
            o->empty_row_qualifier ? o->empty_row_qualifier : "_0");
   if (s->null_values || o->format >= HFG_BUILD_MYSQL || o->null_string)
     printf("  null values       %llu (no cell)\n", (unsigned long long)s->null_values);
+  if (s->blank_lines)
+    printf("  blank lines       %llu (skipped: not records)\n", (unsigned long long)s->blank_lines);
   if (o->check_column)
     printf("  incremental       %s > %s: largest read %s (next run: --last-value-from %s)\n",
            o->check_column, o->last_value ? o->last_value : "(all rows)",

@@ -439,13 +439,16 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
       if (c == '\n') {
         r->pos++;
         r->line++;
+        r->blank_lines++;
       } else if (c == '\r') {
         if (r->pos + 1 < r->end) {
           if (r->buf[r->pos + 1] != '\n') break;
           r->pos += 2;
           r->line++;
+          r->blank_lines++;
         } else if (r->eof) {
-          r->pos++;
+          r->pos++; /* a last line of only "\r" */
+          r->blank_lines++;
         } else {
           more = 1;
           break;
@@ -560,6 +563,7 @@ static int open_next(hfg_record_reader *r) {
   r->eof = 0;
   r->line = r->part_start ? r->part_line : 1;
   r->at_start = !r->part_start; /* mid-file: no BOM, no header */
+  r->blank_lead = r->part_start > 0;
   r->skip_line = 0;
   r->fmt = r->fmt_opt == HFG_INPUT_AUTO ? hfg_input_format_guess(path) : r->fmt_opt;
   r->delim = (unsigned char)(r->delim_opt >= 0 ? r->delim_opt : r->fmt == HFG_INPUT_TSV ? '\t' : ',');
@@ -715,6 +719,11 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
     }
     int rc = r->db ? hfg_dbsrc_next(r->db, rec, &r->err)
                    : r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
+    /* A part or range that starts mid-file: the blank lines before its first
+     * record (or its end) are the previous part's, whose reading skipped them up
+     * to that record (where this one truly starts); every return of read_one
+     * comes after them. */
+    if (__builtin_expect(r->blank_lead, 0)) r->blank_lines = 0, r->blank_lead = 0;
     if (rc == 0) {
       close_input(r);
       continue;
@@ -767,6 +776,8 @@ const char *hfg_record_reader_check_max(const hfg_record_reader *r) {
 }
 
 const char *hfg_record_reader_errmsg(const hfg_record_reader *r) { return r->err.msg; }
+
+uint64_t hfg_record_reader_blank_lines(const hfg_record_reader *r) { return r->blank_lines; }
 
 void hfg_record_reader_free(hfg_record_reader *r) {
   if (!r) return;

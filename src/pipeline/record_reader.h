@@ -20,7 +20,7 @@
  *     every delimiter byte; LF or CR LF line ends as above.
  *   Both: lines that are empty (or only "\r") are skipped anywhere in a file,
  *     so a final newline, or several, never makes an empty record; line numbers
- *     still count them. A UTF-8 byte order mark (ef bb bf) at the start of a
+ *     still count them, and so does hfg_record_reader_blank_lines. A UTF-8 byte order mark (ef bb bf) at the start of a
  *     file is dropped. Field bytes are not validated (see hfg_utf8_valid).
  *
  * Field count: every record must have the expected number of fields:
@@ -184,6 +184,13 @@ size_t hfg_record_reader_expected_columns(const hfg_record_reader *r);
 /* Bytes read so far from the inputs as stored (compressed bytes for compressed input),
  * for progress against file sizes. */
 uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r);
+
+/* CSV/TSV blank lines skipped so far (before a header too; the dump dialects
+ * have none: their blank lines are records). A part or range that starts
+ * mid-file does not count those before its first record: the reader of the
+ * bytes before it skipped them, up to that record, so the counts of a file's
+ * parts, or of its ranges, add up to a whole-file read's. */
+uint64_t hfg_record_reader_blank_lines(const hfg_record_reader *r);
 
 /* Message of the fatal error ("" if none). */
 const char *hfg_record_reader_errmsg(const hfg_record_reader *r);

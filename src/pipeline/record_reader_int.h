@@ -70,6 +70,10 @@ struct hfg_record_reader {
    * at the first record that starts at or after limit (UINT64_MAX: none). */
   uint64_t part_start, part_line, limit;
   uint64_t buf_off;     /* file offset of buf[0] (plain input) */
+
+  uint64_t blank_lines; /* CSV/TSV blank lines skipped (hfg_record_reader_blank_lines) */
+  int blank_lead;       /* started mid-file: the blank lines before the first record
+                           are not this reader's (hfg_record_reader_next) */
 };
 
 /* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */

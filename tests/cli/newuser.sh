@@ -240,6 +240,10 @@ check "build --help: what --threads 0 (the default) means" 'grep -q "threads 0, 
 printf 'id,v\n\n1,a\n\n\n2,b\n\n' > "$T/blank.csv"
 "$H" build --rowkey '{id}' --out "$T/b1" --timestamp $TS --quiet "$T/blank.csv"
 check "blank lines are not records (as README says)" 'grep -q "\"records_read\": 2," "$T/b1/manifest.json"'
+printf 'id,name\n1,a\n\n2,b\n\n\n3,c\n' > "$T/blank3.csv"
+"$H" build --rowkey '{id}' --out "$T/b3" --timestamp $TS "$T/blank3.csv" > "$T/b3.log" 2> /dev/null
+check "blank lines are counted: the summary accounts for every line" \
+  'grep -q "^  blank lines       3 (skipped: not records)$" "$T/b3.log" && grep -q "\"blank_lines\": 3," "$T/b3/manifest.json"'
 
 # ---- 14. a job file run from another directory ------------------------------------------
 # samples/jobs/*.yaml name samples/orders.csv: run from samples/jobs, the input is missing
