@@ -35,6 +35,9 @@ def finish(job, reads, emits):
     if rejected > job.max_rejects:
         raise HfilegenError("%d records rejected > --max-rejects %d (see %s)"
                             % (rejected, job.max_rejects, rejects_path))
+    if read == 1 and rejected == 1:
+        raise HfilegenError("the one record read was rejected (see %s): nothing to publish"
+                            % rejects_path)
     if read > 0 and rejected == read:
         raise HfilegenError("all %d records were rejected (see %s): nothing to publish"
                             % (read, rejects_path))

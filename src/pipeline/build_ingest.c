@@ -175,8 +175,8 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
       break;
     }
     if (canceled(j)) {
-      fail(j, HFG_ECANCELED, "canceled during ingest, after %llu records",
-           (unsigned long long)j->sum->records_read);
+      fail(j, HFG_ECANCELED, "canceled during ingest, after %llu record%s",
+           (unsigned long long)j->sum->records_read, j->sum->records_read == 1 ? "" : "s");
       break;
     }
     j->sum->records_read++;

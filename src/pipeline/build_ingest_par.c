@@ -657,8 +657,8 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   }
   for (long i = 0; i < started; i++) pthread_join(w[i].th, NULL);
   if (!j->err.code && canceled(j))
-    fail(j, HFG_ECANCELED, "canceled during ingest, after %llu records",
-         (unsigned long long)j->sum->records_read);
+    fail(j, HFG_ECANCELED, "canceled during ingest, after %llu record%s",
+         (unsigned long long)j->sum->records_read, j->sum->records_read == 1 ? "" : "s");
   j->sum->input_bytes = p.input_bytes;
   j->sum->ingest_reparsed = atomic_load(&p.reparsed);
   j->sum->ingest_parts = p.nunits;

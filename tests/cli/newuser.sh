@@ -288,5 +288,17 @@ check "mysql LF: no warning" '[ $? -eq 0 ] && [ ! -s "$T/m3.err" ]'
 check "inspect DIR: says it takes HFiles and that verify checks a directory" \
   '[ $? -ne 0 ] && grep -q "it takes HFiles (.*h3/<family>/<file>); .hfilegen verify .*h3. checks a whole output directory" "$T/in1.err"'
 
+# ---- 18. counts of one are singular ---------------------------------------------------------
+# "1 records read", "all 1 records were rejected", "1 rowkeys are longer" read wrong.
+printf 'id,v\nx,1\n' > "$T/one_bad.csv"
+"$H" build --rowkey '{long(id)}' --out "$T/o1" --timestamp $TS "$T/one_bad.csv" > /dev/null 2> "$T/o1.err"
+check "one record rejected: '1 record read'" '[ $? -eq 1 ] && grep -q "(1 record read, 1 rejected)" "$T/o1.err"'
+"$H" build --rowkey '{long(id)}' --out "$T/o2" --timestamp $TS --max-rejects 5 "$T/one_bad.csv" > /dev/null 2> "$T/o2.err"
+check "the only record rejected: said so in the singular" \
+  '[ $? -eq 1 ] && grep -q "the one record read was rejected (see .*o2/_rejects.tsv): nothing to publish" "$T/o2.err"'
+python3 -c "print('id,v'); print('k' * 300 + ',1'); print('a,2')" > "$T/one_long.csv"
+"$H" build --rowkey '{id}' --out "$T/o3" --timestamp $TS "$T/one_long.csv" > "$T/o3.log" 2> /dev/null
+check "one long rowkey: '1 rowkey is longer'" 'grep -q "WARNING: 1 rowkey is longer than 200 bytes" "$T/o3.log"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
