@@ -577,6 +577,14 @@ static int open_next(hfg_record_reader *r) {
   rc = r->dialect ? read_one_dialect(r, &h) : read_one(r, &h);
   r->limit = limit;
   if (rc == 0) return 0; /* empty input */
+  char ev[160];
+  if (rc == HFG_EPARSE && !r->dialect && hfg_rr_binary_evidence(r, h.raw, h.line, ev, sizeof ev))
+    return hfg_err_set(&r->err, HFG_ECORRUPT,
+                       "%s: the input looks binary, not %s text (%s): is it compressed in a "
+                       "format hfilegen does not read, or not the file meant? (line %llu: "
+                       "malformed header: %s)",
+                       r->name, r->fmt == HFG_INPUT_TSV ? "TSV" : "CSV", ev,
+                       (unsigned long long)h.line, h.reason);
   if (rc == HFG_EPARSE)
     return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,
                        (unsigned long long)h.line, h.reason);
@@ -707,6 +715,21 @@ __attribute__((noinline, cold)) static void mark_nulls(hfg_record_reader *r, hfg
   }
 }
 
+/* A malformed CSV/TSV record near an input's start: when the bytes there look
+ * binary, its reason says so (the parse error alone, "quote in unquoted
+ * field", sends a user looking for a quote). */
+__attribute__((noinline, cold)) static int malformed(hfg_record_reader *r, hfg_record *rec) {
+  char ev[160];
+  if (!r->dialect && !r->db && !r->part_start &&
+      hfg_record_reader_record_offset(r, rec) < HFG_RR_SNIFF &&
+      hfg_rr_binary_evidence(r, rec->raw, rec->line, ev, sizeof ev)) {
+    snprintf(r->bin_reason, sizeof r->bin_reason, "the input looks binary, not %s text (%s): %s",
+             r->fmt == HFG_INPUT_TSV ? "TSV" : "CSV", ev, rec->reason);
+    rec->reason = r->bin_reason;
+  }
+  return HFG_EPARSE;
+}
+
 int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
   memset(rec, 0, sizeof *rec);
   if (r->err.code) return r->err.code;
@@ -729,12 +752,12 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       continue;
     }
     if (r->db) rec->file = r->name; /* the reader's copy: valid until free, as promised */
-    if (rc != 1) return rc;
+    if (rc != 1) return rc == HFG_EPARSE ? malformed(r, rec) : rc;
     if (r->expected == 0) r->expected = rec->nfields;
     if (rec->nfields != r->expected) {
       snprintf(r->reason, sizeof r->reason, "expected %zu fields, got %zu", r->expected, rec->nfields);
       rec->reason = r->reason;
-      return HFG_EPARSE;
+      return malformed(r, rec);
     }
     if (__builtin_expect(r->null_s != NULL, 0)) mark_nulls(r, rec);
     return 1;

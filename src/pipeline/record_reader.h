@@ -56,7 +56,12 @@
  * Text encoding: UTF-8 (or ASCII). An input that starts with a UTF-16 or
  *   UTF-32 byte order mark is refused (HFG_EUNSUPPORTED, "convert it with
  *   iconv -f UTF-16 -t UTF-8"), as is one whose first four bytes are ASCII
- *   interleaved with NULs (UTF-16 without a mark).
+ *   interleaved with NULs (UTF-16 without a mark). Bytes that look binary (a
+ *   NUL, or a tenth control bytes, in the 4 KiB from a malformed header or a
+ *   malformed record starting in an input's first 4 KiB; the window is what
+ *   the buffer holds when that is less) make the header's error, or the
+ *   record's reason, say "the input looks binary, not CSV text (a NUL byte at
+ *   byte 37, line 1)" before the parse error; nothing that parses is refused.
  *
  * Inputs: a path of "-" is standard input (read, never closed). Gzip, zstd,
  *   bzip2 and xz input is recognised by its magic bytes, not by its name, and

@@ -52,6 +52,7 @@ struct hfg_record_reader {
   const char *header_from; /* display name of the input the header came from */
 
   char reason[96];
+  char bin_reason[352]; /* a malformed record's reason when the input looks binary */
   hfg_err err;
 
   hfg_dialect *dialect; /* the dump dialect's parser, NULL for CSV/TSV */
@@ -89,5 +90,15 @@ int hfg_rr_open_db(hfg_record_reader *r, const char *path);
 /* Text encoding (record_text.c): 0 when the input's first bytes, at
  * buf[pos..end), may be UTF-8 text, else HFG_EUNSUPPORTED with the reason in r->err. */
 int hfg_rr_check_encoding(hfg_record_reader *r);
+
+/* Whether the bytes from `at` (in buf; line: its line) look binary rather than
+ * CSV/TSV text: a NUL byte, or at least a tenth control bytes (not TAB, LF,
+ * CR), in the HFG_RR_SNIFF bytes from there (fewer when the buffer holds
+ * fewer). 1 with the evidence in why ("a NUL byte at byte 37, line 1"), else 0.
+ * Asked only about a malformed header or early record, so that no text input
+ * is refused and the common path pays nothing. */
+#define HFG_RR_SNIFF 4096
+int hfg_rr_binary_evidence(const hfg_record_reader *r, const char *at, uint64_t line, char *why,
+                           size_t cap);
 
 #endif

@@ -3,6 +3,7 @@
  * encoding (record_reader.h, "Text encoding"). Runs once per input, before
  * its first line is parsed.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "pipeline/record_reader_int.h"
@@ -27,4 +28,30 @@ int hfg_rr_check_encoding(hfg_record_reader *r) {
                      "%s: the input is %s; hfilegen reads UTF-8 text: convert it first, e.g. "
                      "iconv -f %s -t UTF-8 FILE > FILE.utf8",
                      r->name, enc, from);
+}
+
+/* Control bytes: not text in UTF-8 or Latin-1 (TAB, LF, CR are). */
+static int is_control(unsigned char c) {
+  return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
+}
+
+int hfg_rr_binary_evidence(const hfg_record_reader *r, const char *at, uint64_t line, char *why,
+                           size_t cap) {
+  const unsigned char *p = (const unsigned char *)at;
+  const size_t avail = (size_t)(r->buf + r->end - at);
+  const size_t n = avail < HFG_RR_SNIFF ? avail : HFG_RR_SNIFF;
+  const uint64_t off = r->buf_off + (uint64_t)(at - r->buf);
+  const unsigned char *nul = memchr(p, 0, n);
+  if (nul) {
+    for (const unsigned char *q = p; (q = memchr(q, '\n', (size_t)(nul - q))) != NULL; q++) line++;
+    snprintf(why, cap, "a NUL byte at byte %llu, line %llu", (unsigned long long)(off + (uint64_t)(nul - p)),
+             (unsigned long long)line);
+    return 1;
+  }
+  size_t ctl = 0;
+  for (size_t i = 0; i < n; i++) ctl += is_control(p[i]);
+  if (ctl < 4 || ctl * 10 < n) return 0; /* a few escapes (ANSI colours, form feeds) are text */
+  snprintf(why, cap, "%zu control bytes in the %zu from byte %llu, line %llu", ctl, n,
+           (unsigned long long)off, (unsigned long long)line);
+  return 1;
 }

@@ -300,5 +300,12 @@ python3 -c "print('id,v'); print('k' * 300 + ',1'); print('a,2')" > "$T/one_long
 "$H" build --rowkey '{id}' --out "$T/o3" --timestamp $TS "$T/one_long.csv" > "$T/o3.log" 2> /dev/null
 check "one long rowkey: '1 rowkey is longer'" 'grep -q "WARNING: 1 rowkey is longer than 200 bytes" "$T/o3.log"'
 
+# ---- 19. a binary file given as CSV ---------------------------------------------------------
+# 4 KiB of random bytes said "line 1: malformed header: quote in unquoted field".
+python3 -c "import random, sys; r = random.Random(3); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(4096)))" > "$T/rnd.csv"
+"$H" build --rowkey '{id}' --out "$T/x1" --timestamp $TS "$T/rnd.csv" > /dev/null 2> "$T/x1.err"
+check "binary input: said to look binary, naming the file, byte and line" \
+  '[ $? -eq 1 ] && grep -q "rnd.csv: the input looks binary, not CSV text (a NUL byte at byte 230, line 5): is it compressed in a format hfilegen does not read" "$T/x1.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
