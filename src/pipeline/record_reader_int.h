@@ -77,6 +77,11 @@ struct hfg_record_reader {
                            are not this reader's (hfg_record_reader_next) */
 };
 
+/* Inputs in order (record_reader.c): opens paths[next_path] (its header
+ * consumed), closes the open one (never stdin). */
+int hfg_rr_open_next(hfg_record_reader *r);
+void hfg_rr_close_input(hfg_record_reader *r);
+
 /* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */
 char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n);
 
