@@ -223,6 +223,31 @@ static int bad_syntax(hfg_record_reader *r, hfg_record *rec, const char *s, cons
   return HFG_EPARSE;
 }
 
+/* Where a quote opened, below the record's first line (the reject names
+ * that line; a part's lines are shifted after it is read, never its reasons). */
+static void quote_where(char *buf, size_t cap, uint64_t below) {
+  if (below) snprintf(buf, cap, "on line %llu of the record", (unsigned long long)below + 1);
+  else snprintf(buf, cap, "on this line");
+}
+
+/* A quoted field opened at `quote` (`below` lines below the record's first)
+ * that the input's end at e leaves open: the reason says where it opened and
+ * how far it ran. */
+__attribute__((noinline, cold)) static int unterminated(hfg_record_reader *r, hfg_record *rec,
+                                                        const char *quote, const char *e,
+                                                        uint64_t below) {
+  uint64_t lines = count_lf(quote, e) + (e[-1] != '\n');
+  size_t bytes = (size_t)(e - quote);
+  char where[48];
+  quote_where(where, sizeof where, below);
+  snprintf(r->reason, sizeof r->reason,
+           "unterminated quoted field: the quote opened %s runs %llu line%s (%zu byte%s) to the "
+           "end of the input",
+           where, (unsigned long long)lines, lines == 1 ? "" : "s", bytes, bytes == 1 ? "" : "s");
+  rec->reason = r->reason;
+  return HFG_EPARSE;
+}
+
 /* A CSV record (quoted fields, and the quote rules, handled here). */
 static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
   const char *e = r->buf + r->end;
@@ -258,10 +283,10 @@ static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
             if (raw_end > s && raw_end[-1] == '\n') raw_end--;
             if (raw_end > s && raw_end[-1] == '\r') raw_end--;
             r->nf = 0;
+            const uint64_t below = count_lf(s, p);
             finish(r, rec, s, raw_end, e, count_lf(s, e));
             rec->nfields = 0;
-            rec->reason = "unterminated quoted field";
-            return HFG_EPARSE;
+            return unterminated(r, rec, p, e, below);
           }
           memcpy(out + su, q, (size_t)(c - q));
           su += (size_t)(c - q);
@@ -375,9 +400,35 @@ static int parse_record(hfg_record_reader *r, hfg_record *rec) {
   }
 }
 
+/* The opening quote of a quoted field that the CSV record at s leaves open
+ * in [s, e), or NULL (its fields end, or the record is malformed, first). */
+static const char *open_quote(const hfg_record_reader *r, const char *s, const char *e) {
+  uint64_t lf = 0;
+  for (const char *p = s; p < e;) { /* at a field's first byte */
+    if (*p == '"') {
+      const char *c = scan_quote(p + 1, e, &lf);
+      while (c && c + 1 < e && c[1] == '"') c = scan_quote(c + 2, e, &lf);
+      if (!c) return p;
+      p = c + 1;
+      if (p < e && (unsigned char)*p == r->delim) p++;
+      else return NULL;
+    } else {
+      const char *x = scan3(p, e, (char)r->delim, '"', '\n');
+      if (x == e || (unsigned char)*x != r->delim) return NULL;
+      p = x + 1;
+    }
+  }
+  return NULL;
+}
+
 /* A record has outgrown max_record: reject its first physical line. */
 static int reject_overlong(hfg_record_reader *r, hfg_record *rec) {
   const char *s = r->buf + r->pos, *e = r->buf + r->end;
+  /* a quoted field still open at the limit (a stray quote): say where it opened
+   * (only the bytes up to the limit are looked at, so the buffer size never shows) */
+  const char *cut = (size_t)(e - s) > r->max_record ? s + r->max_record : e;
+  const char *quote = r->fmt == HFG_INPUT_CSV && !r->dialect ? open_quote(r, s, cut) : NULL;
+  const uint64_t below = quote ? count_lf(s, quote) : 0;
   const char *nl = memchr(s, '\n', (size_t)(e - s));
   const char *raw_end = nl ? nl : e;
   if (nl && raw_end > s && raw_end[-1] == '\r') raw_end--;
@@ -386,7 +437,19 @@ static int reject_overlong(hfg_record_reader *r, hfg_record *rec) {
   finish(r, rec, s, raw_end, nl ? nl + 1 : e, nl ? 1 : 0);
   if (!nl) r->skip_line = 1; /* the rest of this line is dropped on the next call */
   rec->nfields = 0;
-  snprintf(r->reason, sizeof r->reason, "record longer than %zu bytes", r->max_record);
+  if (quote) {
+    uint64_t lines = count_lf(quote, cut) + 1;
+    size_t bytes = (size_t)(cut - quote);
+    char where[48];
+    quote_where(where, sizeof where, below);
+    snprintf(r->reason, sizeof r->reason,
+             "record longer than %zu bytes: the quote opened %s is still open after %llu "
+             "line%s (%zu byte%s)",
+             r->max_record, where, (unsigned long long)lines, lines == 1 ? "" : "s", bytes,
+             bytes == 1 ? "" : "s");
+  } else {
+    snprintf(r->reason, sizeof r->reason, "record longer than %zu bytes", r->max_record);
+  }
   rec->reason = r->reason;
   return HFG_EPARSE;
 }

@@ -37,11 +37,17 @@
  *       of the physical line on which the error was found, and reading resumes
  *       on the next line (nfields 0);
  *     - an unterminated quoted field at end of input: raw is everything from
- *       the record's start to the end of the file;
+ *       the record's start to the end of the file; the reason says where the
+ *       quote opened, relative to the record's first line (rec->line), and how
+ *       far it ran ("unterminated quoted field: the quote opened on this line
+ *       runs 3 lines (57 bytes) to the end of the input", "... opened on line
+ *       2 of the record ...");
  *     - a record longer than opts.max_record_bytes (a stray quote that would
  *       otherwise swallow the rest of the file, or a giant line): the record's
- *       first physical line is rejected ("record longer than N bytes") and
- *       reading resumes on the next line; raw is cut at N bytes.
+ *       first physical line is rejected ("record longer than N bytes", and
+ *       when a quoted field is still open at N bytes ": the quote opened on
+ *       this line is still open after 3 lines (N - 2 bytes)") and reading
+ *       resumes on the next line; raw is cut at N bytes.
  *
  * Headers: with has_header, the first non-blank line of every input is a
  *   header. The first input's header gives hfg_record_reader_columns (unless

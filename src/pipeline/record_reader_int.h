@@ -51,7 +51,7 @@ struct hfg_record_reader {
   size_t ngiven;
   const char *header_from; /* display name of the input the header came from */
 
-  char reason[96];
+  char reason[192];
   char bin_reason[352]; /* a malformed record's reason when the input looks binary */
   hfg_err err;
 

@@ -185,8 +185,13 @@ TEST(csv_malformed_and_resync) {
            "1:a|b|c\n2!expected 3 fields, got 2{1,2}\n3:x\\ny|2|3\n5!expected 3 fields, got 4{4,5,6,7}\n"
            "6:8|9|10\n");
   /* unterminated quote at EOF: the rest of the file is the reject */
-  CSV_CASE("a,b\n1,\"2\n3,4\n", "1:a|b\n2!unterminated quoted field{1,\"2\\n3,4}\n");
-  CSV_CASE("a,\"", "1!unterminated quoted field{a,\"}\n");
+  CSV_CASE("a,b\n1,\"2\n3,4\n", "1:a|b\n2!unterminated quoted field: the quote opened on this line "
+           "runs 2 lines (7 bytes) to the end of the input{1,\"2\\n3,4}\n");
+  CSV_CASE("a,\"", "1!unterminated quoted field: the quote opened on this line runs 1 line (1 byte) "
+           "to the end of the input{a,\"}\n");
+  /* the quote may open on a later line of the record than its first, after a doubled quote */
+  CSV_CASE("a,b\n\"x\ny\",\"p\"\"q\n\nr\r\n", "1:a|b\n2!unterminated quoted field: the quote opened "
+           "on line 2 of the record runs 3 lines (10 bytes) to the end of the input{\"x\\ny\",\"p\"\"q\\n\\nr}\n");
 }
 
 TEST(csv_fields_and_raw) {
@@ -530,7 +535,21 @@ TEST(overlong_records) {
   /* a stray quote would swallow the file: only its first line is rejected */
   const char d1[] = "1,2\n3,\"4\n5,6\n7,8\n";
   expect_at_all_sizes(d1, sizeof d1 - 1, o,
-                      "1:1|2\n2!record longer than 10 bytes{3,\"4}\n3:5|6\n4:7|8\n");
+                      "1:1|2\n2!record longer than 10 bytes: the quote opened on this line is still "
+                      "open after 3 lines (8 bytes){3,\"4}\n3:5|6\n4:7|8\n");
+  /* a quote that closes within the limit is not the cause; one opened on the record's
+   * second line is said to open there */
+  const char d4[] = "\"a\nb\",1111111111111\n";
+  expect_at_all_sizes(d4, sizeof d4 - 1, o, "1!record longer than 10 bytes{\"a}\n2!record "
+                      "longer than 10 bytes{b\",1111111}\n");
+  /* open at the limit, closed later: said alike at every buffer size */
+  const char d6[] = "1,\"abcdefghijkl\"\n2,3\n";
+  expect_at_all_sizes(d6, sizeof d6 - 1, o, "1!record longer than 10 bytes: the quote opened on "
+                      "this line is still open after 1 line (8 bytes){1,\"abcdefg}\n2:2|3\n");
+  const char d5[] = "\"a\nb\",\"c\nd\ne\nf\"\n";
+  expect_at_all_sizes(d5, sizeof d5 - 1, o, "1!record longer than 10 bytes: the quote opened "
+                      "on line 2 of the record is still open after 2 lines (4 bytes){\"a}\n2!quote in unquoted "
+                      "field{b\",\"c}\n3:d\n4:e\n5!quote in unquoted field{f\"}\n");
   /* a giant line: cut at 10 bytes in raw, the rest skipped */
   const char d2[] = "1,2\n333333333333333333333,4\n5,6";
   expect_at_all_sizes(d2, sizeof d2 - 1, o, "1:1|2\n2!record longer than 10 bytes{3333333333}\n3:5|6\n");
