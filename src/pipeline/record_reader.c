@@ -230,12 +230,19 @@ static void quote_where(char *buf, size_t cap, uint64_t below) {
   else snprintf(buf, cap, "on this line");
 }
 
-/* A quoted field opened at `quote` (`below` lines below the record's first)
- * that the input's end at e leaves open: the reason says where it opened and
- * how far it ran. */
+/* The record at s whose quoted field opened at `quote` is left open by the
+ * input's end at e: rejected up to there, its reason saying where the quote
+ * opened and how far it ran. */
 __attribute__((noinline, cold)) static int unterminated(hfg_record_reader *r, hfg_record *rec,
-                                                        const char *quote, const char *e,
-                                                        uint64_t below) {
+                                                        const char *s, const char *quote,
+                                                        const char *e) {
+  const char *raw_end = e;
+  if (raw_end > s && raw_end[-1] == '\n') raw_end--;
+  if (raw_end > s && raw_end[-1] == '\r') raw_end--;
+  r->nf = 0;
+  const uint64_t below = count_lf(s, quote);
+  finish(r, rec, s, raw_end, e, count_lf(s, e));
+  rec->nfields = 0;
   uint64_t lines = count_lf(quote, e) + (e[-1] != '\n');
   size_t bytes = (size_t)(e - quote);
   char where[48];
@@ -279,14 +286,7 @@ static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
         for (;;) {
           if (!c) {
             if (!r->eof) return P_MORE;
-            const char *raw_end = e;
-            if (raw_end > s && raw_end[-1] == '\n') raw_end--;
-            if (raw_end > s && raw_end[-1] == '\r') raw_end--;
-            r->nf = 0;
-            const uint64_t below = count_lf(s, p);
-            finish(r, rec, s, raw_end, e, count_lf(s, e));
-            rec->nfields = 0;
-            return unterminated(r, rec, p, e, below);
+            return unterminated(r, rec, s, p, e);
           }
           memcpy(out + su, q, (size_t)(c - q));
           su += (size_t)(c - q);
@@ -422,7 +422,8 @@ static const char *open_quote(const hfg_record_reader *r, const char *s, const c
 }
 
 /* A record has outgrown max_record: reject its first physical line. */
-static int reject_overlong(hfg_record_reader *r, hfg_record *rec) {
+__attribute__((noinline, cold)) static int reject_overlong(hfg_record_reader *r,
+                                                           hfg_record *rec) {
   const char *s = r->buf + r->pos, *e = r->buf + r->end;
   /* a quoted field still open at the limit (a stray quote): say where it opened
    * (only the bytes up to the limit are looked at, so the buffer size never shows) */
@@ -476,47 +477,63 @@ static int skip_rest_of_line(hfg_record_reader *r) {
   return rc ? rc : 1;
 }
 
+/* Skips (and counts) the blank lines at pos. 1 when a CR ends the buffer
+ * before the input's end (refill, then look again), else 0. */
+static inline int skip_blank_lines(hfg_record_reader *r) {
+  while (r->pos < r->end) {
+    char c = r->buf[r->pos];
+    if (c == '\n') {
+      r->pos++;
+      r->line++;
+      r->blank_lines++;
+    } else if (c == '\r') {
+      if (r->pos + 1 < r->end) {
+        if (r->buf[r->pos + 1] != '\n') return 0;
+        r->pos += 2;
+        r->line++;
+        r->blank_lines++;
+      } else if (r->eof) {
+        r->pos++; /* a last line of only "\r" */
+        r->blank_lines++;
+      } else {
+        return 1;
+      }
+    } else {
+      return 0;
+    }
+  }
+  return 0;
+}
+
 static int read_one(hfg_record_reader *r, hfg_record *rec) {
   for (;;) {
     int rc;
     if (r->at_start) {
-      if (r->end - r->pos < 4 && !r->eof) {
-        if ((rc = refill(r))) return rc;
-        continue;
+      if (r->at_start == HFG_RR_AT_MID) {
+        /* A part or range that starts mid-file: the blank lines before its first
+         * record are the previous part's, whose reading skipped them up to that
+         * record (where this one truly starts), so they are not counted here. */
+        int more = skip_blank_lines(r);
+        r->blank_lines = 0;
+        if (more || (r->pos == r->end && !r->eof)) {
+          if ((rc = refill(r))) return rc;
+          continue;
+        }
+      } else {
+        if (r->end - r->pos < 4 && !r->eof) {
+          if ((rc = refill(r))) return rc;
+          continue;
+        }
+        if ((rc = hfg_rr_check_encoding(r))) return rc;
+        if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0) r->pos += 3;
       }
-      if ((rc = hfg_rr_check_encoding(r))) return rc;
-      if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0) r->pos += 3;
       r->at_start = 0;
     }
     if (r->skip_line) { /* the rest of an overlong line */
       if ((rc = skip_rest_of_line(r)) < 0) return rc;
       if (rc) continue;
     }
-    /* blank lines */
-    int more = 0;
-    while (r->pos < r->end) {
-      char c = r->buf[r->pos];
-      if (c == '\n') {
-        r->pos++;
-        r->line++;
-        r->blank_lines++;
-      } else if (c == '\r') {
-        if (r->pos + 1 < r->end) {
-          if (r->buf[r->pos + 1] != '\n') break;
-          r->pos += 2;
-          r->line++;
-          r->blank_lines++;
-        } else if (r->eof) {
-          r->pos++; /* a last line of only "\r" */
-          r->blank_lines++;
-        } else {
-          more = 1;
-          break;
-        }
-      } else {
-        break;
-      }
-    }
+    int more = skip_blank_lines(r);
     if (!more) {
       /* a part reader ends at the first record that starts at or after its
        * limit (blank lines before it are skipped: where it starts is exact) */
@@ -622,8 +639,8 @@ int hfg_rr_open_next(hfg_record_reader *r) {
   r->buf_off = r->part_start;
   r->eof = 0;
   r->line = r->part_start ? r->part_line : 1;
-  r->at_start = !r->part_start; /* mid-file: no BOM, no header */
-  r->blank_lead = r->part_start > 0;
+  /* mid-file: no BOM, no header, and blank lines before the first record not counted */
+  r->at_start = !r->part_start ? HFG_RR_AT_FILE : r->dialect ? 0 : HFG_RR_AT_MID;
   r->skip_line = 0;
   r->fmt = r->fmt_opt == HFG_INPUT_AUTO ? hfg_input_format_guess(path) : r->fmt_opt;
   r->delim = (unsigned char)(r->delim_opt >= 0 ? r->delim_opt : r->fmt == HFG_INPUT_TSV ? '\t' : ',');
@@ -691,26 +708,25 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
     }
     int rc = r->db ? hfg_dbsrc_next(r->db, rec, &r->err)
                    : r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
-    /* A part or range that starts mid-file: the blank lines before its first
-     * record (or its end) are the previous part's, whose reading skipped them up
-     * to that record (where this one truly starts); every return of read_one
-     * comes after them. */
-    if (__builtin_expect(r->blank_lead, 0)) r->blank_lines = 0, r->blank_lead = 0;
     if (rc == 0) {
       hfg_rr_close_input(r);
       continue;
     }
     if (r->db) rec->file = r->name; /* the reader's copy: valid until free, as promised */
-    if (rc != 1) return rc == HFG_EPARSE ? malformed(r, rec) : rc;
+    if (rc != 1) {
+      if (rc == HFG_EPARSE) break;
+      return rc;
+    }
     if (r->expected == 0) r->expected = rec->nfields;
     if (rec->nfields != r->expected) {
       snprintf(r->reason, sizeof r->reason, "expected %zu fields, got %zu", r->expected, rec->nfields);
       rec->reason = r->reason;
-      return malformed(r, rec);
+      break;
     }
     if (__builtin_expect(r->null_s != NULL, 0)) mark_nulls(r, rec);
     return 1;
   }
+  return malformed(r, rec);
 }
 
 const char *hfg_record_reader_check_max(const hfg_record_reader *r) {

@@ -14,6 +14,8 @@
 #include "pipeline/source_db.h"
 #include "util/err.h"
 
+enum { HFG_RR_AT_FILE = 1, HFG_RR_AT_MID = 2 };
+
 struct hfg_record_reader {
   hfg_input_format fmt;  /* of the open input */
   unsigned char delim;
@@ -35,7 +37,8 @@ struct hfg_record_reader {
   size_t cap, pos, end;
   int eof;
   uint64_t line; /* line number of buf[pos] */
-  int at_start;  /* BOM check pending */
+  int at_start;  /* HFG_RR_AT_FILE: encoding and BOM checks pending; HFG_RR_AT_MID: a
+                    part's start mid-file, its leading blank lines not counted; 0 */
   int skip_line; /* discarding the rest of an overlong line */
 
   hfg_field *fields;
@@ -73,8 +76,6 @@ struct hfg_record_reader {
   uint64_t buf_off;     /* file offset of buf[0] (plain input) */
 
   uint64_t blank_lines; /* CSV/TSV blank lines skipped (hfg_record_reader_blank_lines) */
-  int blank_lead;       /* started mid-file: the blank lines before the first record
-                           are not this reader's (hfg_record_reader_next) */
 };
 
 /* Inputs in order (record_reader.c): opens paths[next_path] (its header
