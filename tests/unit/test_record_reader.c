@@ -79,10 +79,10 @@ static char *run_paths(const char *const *paths, size_t n, hfg_input_options *o)
   sbuf b = {0};
   sb_str(&b, "");
   hfg_record_reader *r;
-  char em[256];
+  char em[1024];
   int rc = hfg_record_reader_open(paths, n, o, &r, em, sizeof em);
   if (rc) {
-    char t[400];
+    char t[1200];
     snprintf(t, sizeof t, "OPEN %s: %s\n", hfg_status_name(rc), em);
     sb_str(&b, t);
     return b.p;
