@@ -43,7 +43,6 @@
 #include "util/alloc.h"
 #include "util/err.h"
 
-
 /* internal parse results besides 1 (record) and HFG_EPARSE */
 enum { P_MORE = 2, P_SKIP = 3 };
 
@@ -223,8 +222,9 @@ static int bad_syntax(hfg_record_reader *r, hfg_record *rec, const char *s, cons
   return HFG_EPARSE;
 }
 
-/* Where a quote opened, below the record's first line (the reject names
- * that line; a part's lines are shifted after it is read, never its reasons). */
+/* Where a quote opened, relative to the record's first line, which the reject
+ * names (absolute lines would go wrong in a part: its lines are shifted after
+ * it is read, its reasons never are). */
 static void quote_where(char *buf, size_t cap, uint64_t below) {
   if (below) snprintf(buf, cap, "on line %llu of the record", (unsigned long long)below + 1);
   else snprintf(buf, cap, "on this line");
@@ -455,8 +455,6 @@ __attribute__((noinline, cold)) static int reject_overlong(hfg_record_reader *r,
   return HFG_EPARSE;
 }
 
-/* Next record of the current input, without the field-count check. Returns
- * 1, HFG_EPARSE, 0 at the end of this input, or a fatal code. */
 /* After an overlong record's first line was rejected: drops bytes up to and
  * including the next LF. 0 when done (or at end of input), 1 when the buffer
  * was refilled and the caller must look again, < 0 on a read error. */
@@ -505,6 +503,8 @@ static inline int skip_blank_lines(hfg_record_reader *r) {
   return 0;
 }
 
+/* Next record of the current input, without the field-count check. Returns
+ * 1, HFG_EPARSE, 0 at the end of this input, or a fatal code. */
 static int read_one(hfg_record_reader *r, hfg_record *rec) {
   for (;;) {
     int rc;
