@@ -42,6 +42,8 @@ typedef struct hfg_batch_out {
   size_t rejects_len;
   uint64_t records_read, records_rejected, long_keys, input_bytes;
   uint64_t null_values; /* NULL fields of written records' cell columns (no cell) */
+  uint64_t blank_lines; /* CSV/TSV blank lines skipped (read_file, read_range: a range's
+                           add up to the file's; 0 for key) */
 } hfg_batch_out;
 
 /* Sets up the job as hfg_build_run does (column names from the first input's
@@ -119,6 +121,9 @@ int hfg_batch_key_nulls(hfg_batch *b, size_t n, size_t ncols, const int32_t *con
 /* The job's NULL count (the sum of the tasks' null_values), for the manifest;
  * call before publish. */
 void hfg_batch_set_nulls(hfg_batch *b, uint64_t null_values);
+/* The job's blank lines (the sum of the read calls' blank_lines), for the
+ * manifest; call before publish. */
+void hfg_batch_set_blank_lines(hfg_batch *b, uint64_t blank_lines);
 
 /* Big uncompressed CSV/TSV inputs in several tasks. scan_file reads input
  * `file` once with the record reader and cuts it into byte ranges of about

@@ -185,6 +185,10 @@ typedef struct hfg_build_summary {
    * wrong and that were read again from their true start. */
   unsigned ingest_threads;
   uint64_t ingest_parts, ingest_reparsed;
+  /* CSV/TSV lines that are empty (or only "\r"), skipped: not records, not in
+   * records_read (the dump formats' blank lines are records). Every input line
+   * is a header, part of a record read, or one of these. */
+  uint64_t blank_lines;
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

@@ -37,7 +37,7 @@ class BatchOut(C.Structure):
                 ("rejects", u8p), ("rejects_len", C.c_size_t),
                 ("records_read", C.c_uint64), ("records_rejected", C.c_uint64),
                 ("long_keys", C.c_uint64), ("input_bytes", C.c_uint64),
-                ("null_values", C.c_uint64)]
+                ("null_values", C.c_uint64), ("blank_lines", C.c_uint64)]
 
 
 class BatchFile(C.Structure):
@@ -91,6 +91,7 @@ _f("hfg_batch_key_nulls", C.c_int, vp, C.c_size_t, C.c_size_t,
    C.POINTER(C.POINTER(C.c_int32)), C.POINTER(u8p), C.POINTER(u8p), u64p, C.c_size_t,
    C.c_uint64, C.POINTER(C.POINTER(BatchOut)))
 _f("hfg_batch_set_nulls", None, vp, C.c_uint64)
+_f("hfg_batch_set_blank_lines", None, vp, C.c_uint64)
 _f("hfgb_args_format", C.c_int, vp)
 _f("hfgb_args_null_string", C.c_char_p, vp)
 _f("hfgb_args_ncolumns", C.c_size_t, vp)

@@ -152,7 +152,7 @@ class Job:
         n = o.n
         stats = {"records_read": o.records_read, "records_rejected": o.records_rejected,
                  "long_keys": o.long_keys, "input_bytes": o.input_bytes,
-                 "null_values": o.null_values}
+                 "null_values": o.null_values, "blank_lines": o.blank_lines}
         rejects = _cbuf(o.rejects, o.rejects_len)
         if n == 0:
             return KEYED_SCHEMA.empty_table(), rejects, stats
@@ -211,7 +211,8 @@ class Job:
                 return KEYED_SCHEMA.empty_table(), b"", {"records_read": 0,
                                                          "records_rejected": 0,
                                                          "long_keys": 0, "input_bytes": 0,
-                                                         "null_values": 0}
+                                                         "null_values": 0,
+                                                         "blank_lines": 0}
         cols = self.columns
         n = batch.num_rows
         arrs = []
@@ -306,9 +307,11 @@ class Job:
         lib.hfg_batch_work_path(self._b, path.encode(), buf, len(buf))
         return buf.value.decode()
 
-    def publish(self, files, counts, records_read, records_rejected, null_values=0):
+    def publish(self, files, counts, records_read, records_rejected, null_values=0,
+                blank_lines=0):
         """files: what emit returned, from every region; counts: region -> emit's counts;
-        null_values: the NULL fields the tasks' key calls counted."""
+        null_values: the NULL fields the tasks' key calls counted; blank_lines: the blank
+        lines their reads skipped."""
         for d in files:
             f = _lib.BatchFile(d["region"], d["family"], d["seq"], d["name"].encode(),
                                d["path"].encode(), C.cast(C.c_char_p(d["first_row"]), _lib.u8p),
@@ -330,13 +333,15 @@ class Job:
         lib.hfg_batch_set_counts(self._b, records_read, records_rejected, rows, cells, nfiles,
                                  dups, without, markers)
         lib.hfg_batch_set_nulls(self._b, null_values)
+        lib.hfg_batch_set_blank_lines(self._b, blank_lines)
         rc = lib.hfg_batch_publish(self._b)
         if rc:
             self._err(rc, "publish")
         return {"records_read": records_read, "records_written": sum(rows),
                 "records_rejected": records_rejected, "duplicates_dropped": dups,
                 "records_without_cells": without, "marker_rows": markers,
-                "files": len(files), "cells": sum(cells), "null_values": null_values}
+                "files": len(files), "cells": sum(cells), "null_values": null_values,
+                "blank_lines": blank_lines}
 
     def abort(self):
         lib.hfg_batch_abort(self._b)

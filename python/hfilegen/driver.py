@@ -35,6 +35,9 @@ def finish(job, reads, emits):
     if rejected > job.max_rejects:
         raise HfilegenError("%d records rejected > --max-rejects %d (see %s)"
                             % (rejected, job.max_rejects, rejects_path))
+    if read == 1 and rejected == 1:
+        raise HfilegenError("the one record read was rejected (see %s): nothing to publish"
+                            % rejects_path)
     if read > 0 and rejected == read:
         raise HfilegenError("all %d records were rejected (see %s): nothing to publish"
                             % (read, rejects_path))
@@ -43,7 +46,8 @@ def finish(job, reads, emits):
         files.extend(fl)
         counts[c["region"]] = c
     s = job.publish(files, counts, read, rejected,
-                    sum(r[2].get("null_values", 0) for r in reads))
+                    sum(r[2].get("null_values", 0) for r in reads),
+                    sum(r[2].get("blank_lines", 0) for r in reads))
     s["timestamp"] = job.timestamp
     s["input_bytes"] = sum(r[2]["input_bytes"] for r in reads)
     s["long_keys"] = sum(r[2]["long_keys"] for r in reads)

@@ -279,6 +279,9 @@ def main(argv=None):
           "without cells %(records_without_cells)d; null values %(null_values)d; "
           "%(files)d files, %(cells)d cells; "
           "timestamp %(timestamp)d" % s, file=sys.stderr)
+    if s.get("blank_lines"):
+        print("hfilegen spark: blank lines %d (skipped: not records)" % s["blank_lines"],
+              file=sys.stderr)
     return 0
 
 

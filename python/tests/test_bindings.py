@@ -177,3 +177,33 @@ def test_dump_is_read_whole_by_spark_tasks(tmp_path):
     assert _read_tasks(dump, 4096) == [(0, -1, 0, 0, 0)]
     csv = hfilegen.Job(common + ["c.csv"])
     assert len(_read_tasks(csv, 4096)) > 2
+
+
+def test_blank_lines_counted_as_build_counts(tmp_path):
+    """Blank lines (LF, CRLF, a last CR) are skipped and counted: a whole-file read and the
+    byte ranges of --split-size each give the true count, and run_local's manifest (its
+    blank_lines) is build's."""
+    from hfilegen.spark import _read_tasks
+    body, blanks = b"id,a\n\r\n", 1
+    for i in range(1, 3001):
+        body += b"%d,v%d\r\n" % (i, i)
+        k = i % 7
+        body += b"\n" * k + b"\r\n" * (i % 3 == 0)
+        blanks += k + (i % 3 == 0)
+    body += b"\r"
+    blanks += 1
+    (tmp_path / "c.csv").write_bytes(body)
+    os.chdir(tmp_path)
+    args = ["--rowkey", "{id}", "--timestamp", "1", "c.csv"]
+    job = hfilegen.Job(args + ["--out", str(tmp_path / "o")])
+    assert job.read_file(0)[2]["blank_lines"] == blanks
+    tasks = _read_tasks(job, 4096)
+    assert len(tasks) > 4
+    assert sum(job.read_range(i, s, e, ln, q)[2]["blank_lines"] for i, s, e, ln, q in tasks) \
+        == blanks
+    job.close()
+    cli, py = str(tmp_path / "cli"), str(tmp_path / "py")
+    subprocess.check_call([HFG, "build"] + args + ["--out", cli, "-q"])
+    s = run_local(args + ["--out", py])
+    assert s["blank_lines"] == blanks and s["records_read"] == 3000
+    assert tree(cli) == tree(py)

@@ -88,8 +88,9 @@ static void show_progress(void *ctx, const hfg_build_progress *p) {
       snprintf(eta, sizeof eta, ", %.0f%%, ingest ETA %.0fs",
                100.0 * (double)p->input_bytes / (double)ps->total,
                (double)(ps->total - p->input_bytes) / rate);
-    fprintf(stderr, "%s[ingest] %llu records, %.1f MB read, %.1f MB/s%s%s", ps->tty ? "\r" : "",
-            (unsigned long long)p->records, (double)p->input_bytes / 1e6, rate / 1e6, eta,
+    fprintf(stderr, "%s[ingest] %llu record%s, %.1f MB read, %.1f MB/s%s%s", ps->tty ? "\r" : "",
+            (unsigned long long)p->records, p->records == 1 ? "" : "s",
+            (double)p->input_bytes / 1e6, rate / 1e6, eta,
             ps->tty ? "   " : "\n");
   } else {
     fprintf(stderr, "%s[emit] %llu/%llu regions, %.1f MB written, %.1f s%s", ps->tty ? "\r" : "",
@@ -117,6 +118,8 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
            o->empty_row_qualifier ? o->empty_row_qualifier : "_0");
   if (s->null_values || o->format >= HFG_BUILD_MYSQL || o->null_string)
     printf("  null values       %llu (no cell)\n", (unsigned long long)s->null_values);
+  if (s->blank_lines)
+    printf("  blank lines       %llu (skipped: not records)\n", (unsigned long long)s->blank_lines);
   if (o->check_column)
     printf("  incremental       %s > %s: largest read %s (next run: --last-value-from %s)\n",
            o->check_column, o->last_value ? o->last_value : "(all rows)",
@@ -132,8 +135,8 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
     printf("  timestamp         %lld (rerun with --timestamp %lld to reproduce)\n",
            (long long)s->timestamp, (long long)s->timestamp);
   if (s->long_keys)
-    printf("  WARNING: %llu rowkeys are longer than 200 bytes (every cell repeats the key)\n",
-           (unsigned long long)s->long_keys);
+    printf("  WARNING: %llu rowkey%s longer than 200 bytes (every cell repeats the key)\n",
+           (unsigned long long)s->long_keys, s->long_keys == 1 ? " is" : "s are");
   printf("  spill runs        %zu (%.1f MB)\n", s->spill_runs, (double)s->spilled_bytes / 1e6);
   printf("  time              %.2fs (ingest %.2fs, emit %.2fs, publish %.2fs)", total,
          s->ingest_seconds, s->emit_seconds, s->publish_seconds);
@@ -141,8 +144,9 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
     printf(", %.1f MB/s in, %.0f rows/s", (double)s->input_bytes / 1e6 / total,
            (double)s->records_written / total);
   if (s->ingest_threads)
-    printf("\n  ingest            %u threads, %llu parts (%llu read again from their true start)",
-           s->ingest_threads, (unsigned long long)s->ingest_parts,
+    printf("\n  ingest            %u thread%s, %llu part%s (%llu read again from their true start)",
+           s->ingest_threads, s->ingest_threads == 1 ? "" : "s",
+           (unsigned long long)s->ingest_parts, s->ingest_parts == 1 ? "" : "s",
            (unsigned long long)s->ingest_reparsed);
   printf("\n  region       rows        cells      files    MB\n");
   for (size_t r = 0; r < s->nregions; r++)
@@ -276,17 +280,17 @@ int cmd_build(int argc, char **argv) {
   if (r == HFG_ECANCELED && interrupted) {
     fprintf(stderr,
             "hfilegen build: interrupted by %s (%s): removed the temporary HFiles and spill "
-            "runs (%.1f MB)%s%s; nothing was published in %s (%llu records read)\n",
+            "runs (%.1f MB)%s%s; nothing was published in %s (%llu record%s read)\n",
             signal_name(interrupted), s.error, (double)s.removed_bytes / 1e6,
             s.staging[0] ? " and the staging directory " : "", s.staging, o.out_dir,
-            (unsigned long long)s.records_read);
+            (unsigned long long)s.records_read, s.records_read == 1 ? "" : "s");
     rc = 128 + interrupted;
   } else if (r) {
     fprintf(stderr, "hfilegen build: FAILED: %s\n", s.error);
     cli_splits_hint(stderr, "build", o.splits_file, s.error);
-    fprintf(stderr, "hfilegen build: nothing was published in %s (%llu records read, %llu "
+    fprintf(stderr, "hfilegen build: nothing was published in %s (%llu record%s read, %llu "
                     "rejected)\n",
-            o.out_dir, (unsigned long long)s.records_read,
+            o.out_dir, (unsigned long long)s.records_read, s.records_read == 1 ? "" : "s",
             (unsigned long long)s.records_rejected);
     rc = 1;
   } else {

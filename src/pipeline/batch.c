@@ -272,6 +272,7 @@ static int read_records(hfg_batch *b, size_t file, hfg_record_reader *rr, uint64
     }
   }
   b->out.input_bytes = hfg_record_reader_bytes_read(rr);
+  b->out.blank_lines = hfg_record_reader_blank_lines(rr);
   hfg_record_reader_free(rr);
   if (rc < 0) return rc;
   out_finish(b);
@@ -395,6 +396,10 @@ int hfg_batch_key_nulls(hfg_batch *b, size_t n, size_t ncols, const int32_t *con
 }
 
 void hfg_batch_set_nulls(hfg_batch *b, uint64_t null_values) { b->sum.null_values = null_values; }
+
+void hfg_batch_set_blank_lines(hfg_batch *b, uint64_t blank_lines) {
+  b->sum.blank_lines = blank_lines;
+}
 
 /* ---- one region's emit ---- */
 

@@ -104,8 +104,12 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   double t0 = now_s();
   if ((rc = hfg_build_ingest(j, rr)) != 0) goto done;
   if (sum->records_read > 0 && sum->records_rejected == sum->records_read) {
-    rc = fail(j, HFG_EREJECT, "all %llu records were rejected (see %s): nothing to publish",
-              (unsigned long long)sum->records_read, sum->rejects_path);
+    if (sum->records_read == 1)
+      rc = fail(j, HFG_EREJECT, "the one record read was rejected (see %s): nothing to publish",
+                sum->rejects_path);
+    else
+      rc = fail(j, HFG_EREJECT, "all %llu records were rejected (see %s): nothing to publish",
+                (unsigned long long)sum->records_read, sum->rejects_path);
     goto done;
   }
   if (o->check_column) { /* before publish: the manifest records it */

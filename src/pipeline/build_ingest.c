@@ -175,8 +175,8 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
       break;
     }
     if (canceled(j)) {
-      fail(j, HFG_ECANCELED, "canceled during ingest, after %llu records",
-           (unsigned long long)j->sum->records_read);
+      fail(j, HFG_ECANCELED, "canceled during ingest, after %llu record%s",
+           (unsigned long long)j->sum->records_read, j->sum->records_read == 1 ? "" : "s");
       break;
     }
     j->sum->records_read++;
@@ -217,6 +217,7 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
   }
   hfg_record_pump_stop(pump); /* joins the reading thread: the reader is ours again */
   j->sum->input_bytes = hfg_record_reader_bytes_read(rr);
+  j->sum->blank_lines = hfg_record_reader_blank_lines(rr);
   hfg_buf_free(&payload);
   return j->err.code;
 }

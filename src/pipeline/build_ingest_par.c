@@ -27,6 +27,12 @@
  * read again from the true start (counted: ingest_reparsed). The guess only
  * ever costs time, never correctness: the check is exact.
  *
+ * Blank lines. A part's reader skips the blank lines past its limit up to
+ * the next record, where the next part truly starts, so that part's guessed
+ * start may fall among them. A part that starts mid-file therefore does not
+ * count the blank lines before its first record (record_reader.h), and one
+ * read again counts afresh: the parts' counts add up to the one-thread count.
+ *
  * Order. Units commit one after the other, in input order: the rejects go
  * to the rejects file, --max-rejects is checked reject by reject (naming the
  * same record, with the same counts, as the one-thread path), the counters
@@ -136,6 +142,7 @@ typedef struct result {
   uint64_t read, rejected, nulls, long_keys;
   uint64_t first_off, first_line, end_off, end_line, bytes;
   uint64_t delta;             /* lines to add, known at commit */
+  uint64_t blank_lines;       /* skipped (a part: not those before its first record) */
   int fatal;
   char fatal_msg[1024];
 } result;
@@ -307,6 +314,7 @@ static void reset_unit(result *w) {
   w->fatal = 0;
   w->fatal_msg[0] = 0;
   w->first_off = w->first_line = w->end_off = w->end_line = w->bytes = 0;
+  w->blank_lines = 0;
 }
 
 /* Reads unit k from byte start (line there: line) into the worker: a part's
@@ -414,6 +422,7 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
     w->first_line = w->end_line;
   }
   w->bytes = u->part ? u->hi - u->lo : hfg_record_reader_bytes_read(pr);
+  w->blank_lines = hfg_record_reader_blank_lines(pr);
   hfg_record_reader_free(pr);
   return stopped(j) ? -1 : 0;
 }
@@ -458,6 +467,7 @@ static int commit(worker *wk, result *w) {
   j->sum->records_read += w->read;
   j->sum->null_values += w->nulls;
   j->sum->long_keys += w->long_keys;
+  j->sum->blank_lines += w->blank_lines;
   p->input_bytes += w->bytes;
   if (w->fatal) return fail(j, w->fatal, "%s", w->fatal_msg);
   const hfg_build_options *o = j->o;
@@ -647,8 +657,8 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   }
   for (long i = 0; i < started; i++) pthread_join(w[i].th, NULL);
   if (!j->err.code && canceled(j))
-    fail(j, HFG_ECANCELED, "canceled during ingest, after %llu records",
-         (unsigned long long)j->sum->records_read);
+    fail(j, HFG_ECANCELED, "canceled during ingest, after %llu record%s",
+         (unsigned long long)j->sum->records_read, j->sum->records_read == 1 ? "" : "s");
   j->sum->input_bytes = p.input_bytes;
   j->sum->ingest_reparsed = atomic_load(&p.reparsed);
   j->sum->ingest_parts = p.nunits;

@@ -282,6 +282,7 @@ static int manifest_body(job *j, FILE *f) {
           (unsigned long long)s->records_read, (unsigned long long)written,
           (unsigned long long)s->records_rejected, (unsigned long long)s->duplicates_dropped,
           (unsigned long long)s->records_without_cells);
+  fprintf(f, "  \"blank_lines\": %llu,\n", (unsigned long long)s->blank_lines);
   if (j->o->empty_row == HFG_EMPTY_ROW_MARKER) {
     fprintf(f, "  \"empty_row\": \"marker\",\n  \"marker_family\": ");
     json_str(f, (const uint8_t *)j->families[j->marker_family],

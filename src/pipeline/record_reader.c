@@ -30,7 +30,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -43,9 +42,6 @@
 #include "pipeline/source_db.h"
 #include "util/alloc.h"
 #include "util/err.h"
-
-#define DEFAULT_BUFFER (1u << 20)
-#define DEFAULT_MAX_RECORD ((size_t)64 << 20)
 
 /* internal parse results besides 1 (record) and HFG_EPARSE */
 enum { P_MORE = 2, P_SKIP = 3 };
@@ -226,6 +222,39 @@ static int bad_syntax(hfg_record_reader *r, hfg_record *rec, const char *s, cons
   return HFG_EPARSE;
 }
 
+/* Where a quote opened, relative to the record's first line, which the reject
+ * names (absolute lines would go wrong in a part: its lines are shifted after
+ * it is read, its reasons never are). */
+static void quote_where(char *buf, size_t cap, uint64_t below) {
+  if (below) snprintf(buf, cap, "on line %llu of the record", (unsigned long long)below + 1);
+  else snprintf(buf, cap, "on this line");
+}
+
+/* The record at s whose quoted field opened at `quote` is left open by the
+ * input's end at e: rejected up to there, its reason saying where the quote
+ * opened and how far it ran. */
+__attribute__((noinline, cold)) static int unterminated(hfg_record_reader *r, hfg_record *rec,
+                                                        const char *s, const char *quote,
+                                                        const char *e) {
+  const char *raw_end = e;
+  if (raw_end > s && raw_end[-1] == '\n') raw_end--;
+  if (raw_end > s && raw_end[-1] == '\r') raw_end--;
+  r->nf = 0;
+  const uint64_t below = count_lf(s, quote);
+  finish(r, rec, s, raw_end, e, count_lf(s, e));
+  rec->nfields = 0;
+  uint64_t lines = count_lf(quote, e) + (e[-1] != '\n');
+  size_t bytes = (size_t)(e - quote);
+  char where[48];
+  quote_where(where, sizeof where, below);
+  snprintf(r->reason, sizeof r->reason,
+           "unterminated quoted field: the quote opened %s runs %llu line%s (%zu byte%s) to the "
+           "end of the input",
+           where, (unsigned long long)lines, lines == 1 ? "" : "s", bytes, bytes == 1 ? "" : "s");
+  rec->reason = r->reason;
+  return HFG_EPARSE;
+}
+
 /* A CSV record (quoted fields, and the quote rules, handled here). */
 static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
   const char *e = r->buf + r->end;
@@ -257,14 +286,7 @@ static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
         for (;;) {
           if (!c) {
             if (!r->eof) return P_MORE;
-            const char *raw_end = e;
-            if (raw_end > s && raw_end[-1] == '\n') raw_end--;
-            if (raw_end > s && raw_end[-1] == '\r') raw_end--;
-            r->nf = 0;
-            finish(r, rec, s, raw_end, e, count_lf(s, e));
-            rec->nfields = 0;
-            rec->reason = "unterminated quoted field";
-            return HFG_EPARSE;
+            return unterminated(r, rec, s, p, e);
           }
           memcpy(out + su, q, (size_t)(c - q));
           su += (size_t)(c - q);
@@ -378,9 +400,36 @@ static int parse_record(hfg_record_reader *r, hfg_record *rec) {
   }
 }
 
+/* The opening quote of a quoted field that the CSV record at s leaves open
+ * in [s, e), or NULL (its fields end, or the record is malformed, first). */
+static const char *open_quote(const hfg_record_reader *r, const char *s, const char *e) {
+  uint64_t lf = 0;
+  for (const char *p = s; p < e;) { /* at a field's first byte */
+    if (*p == '"') {
+      const char *c = scan_quote(p + 1, e, &lf);
+      while (c && c + 1 < e && c[1] == '"') c = scan_quote(c + 2, e, &lf);
+      if (!c) return p;
+      p = c + 1;
+      if (p < e && (unsigned char)*p == r->delim) p++;
+      else return NULL;
+    } else {
+      const char *x = scan3(p, e, (char)r->delim, '"', '\n');
+      if (x == e || (unsigned char)*x != r->delim) return NULL;
+      p = x + 1;
+    }
+  }
+  return NULL;
+}
+
 /* A record has outgrown max_record: reject its first physical line. */
-static int reject_overlong(hfg_record_reader *r, hfg_record *rec) {
+__attribute__((noinline, cold)) static int reject_overlong(hfg_record_reader *r,
+                                                           hfg_record *rec) {
   const char *s = r->buf + r->pos, *e = r->buf + r->end;
+  /* a quoted field still open at the limit (a stray quote): say where it opened
+   * (only the bytes up to the limit are looked at, so the buffer size never shows) */
+  const char *cut = (size_t)(e - s) > r->max_record ? s + r->max_record : e;
+  const char *quote = r->fmt == HFG_INPUT_CSV && !r->dialect ? open_quote(r, s, cut) : NULL;
+  const uint64_t below = quote ? count_lf(s, quote) : 0;
   const char *nl = memchr(s, '\n', (size_t)(e - s));
   const char *raw_end = nl ? nl : e;
   if (nl && raw_end > s && raw_end[-1] == '\r') raw_end--;
@@ -389,35 +438,23 @@ static int reject_overlong(hfg_record_reader *r, hfg_record *rec) {
   finish(r, rec, s, raw_end, nl ? nl + 1 : e, nl ? 1 : 0);
   if (!nl) r->skip_line = 1; /* the rest of this line is dropped on the next call */
   rec->nfields = 0;
-  snprintf(r->reason, sizeof r->reason, "record longer than %zu bytes", r->max_record);
+  if (quote) {
+    uint64_t lines = count_lf(quote, cut) + 1;
+    size_t bytes = (size_t)(cut - quote);
+    char where[48];
+    quote_where(where, sizeof where, below);
+    snprintf(r->reason, sizeof r->reason,
+             "record longer than %zu bytes: the quote opened %s is still open after %llu "
+             "line%s (%zu byte%s)",
+             r->max_record, where, (unsigned long long)lines, lines == 1 ? "" : "s", bytes,
+             bytes == 1 ? "" : "s");
+  } else {
+    snprintf(r->reason, sizeof r->reason, "record longer than %zu bytes", r->max_record);
+  }
   rec->reason = r->reason;
   return HFG_EPARSE;
 }
 
-/* UTF-16 and UTF-32 inputs (by their byte order mark, or ASCII interleaved
- * with NULs: UTF-16 without one) would split into garbage fields: refuse them
- * with the conversion to run. Called with the input's first bytes at pos. */
-static int check_encoding(hfg_record_reader *r) {
-  const unsigned char *p = (const unsigned char *)r->buf + r->pos;
-  size_t n = r->end - r->pos;
-  const char *enc = NULL, *from = NULL;
-  int ascii[4] = {0, 0, 0, 0};
-  for (size_t i = 0; i < 4 && i < n; i++) ascii[i] = (p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\t';
-  if (n >= 4 && !memcmp(p, "\xff\xfe\0\0", 4)) enc = "UTF-32LE (byte order mark ff fe 00 00)", from = "UTF-32";
-  else if (n >= 4 && !memcmp(p, "\0\0\xfe\xff", 4)) enc = "UTF-32BE (byte order mark 00 00 fe ff)", from = "UTF-32";
-  else if (n >= 2 && !memcmp(p, "\xff\xfe", 2)) enc = "UTF-16LE (byte order mark ff fe)", from = "UTF-16";
-  else if (n >= 2 && !memcmp(p, "\xfe\xff", 2)) enc = "UTF-16BE (byte order mark fe ff)", from = "UTF-16";
-  else if (n >= 4 && ascii[0] && !p[1] && ascii[2] && !p[3]) enc = "UTF-16LE (no byte order mark)", from = "UTF-16LE";
-  else if (n >= 4 && !p[0] && ascii[1] && !p[2] && ascii[3]) enc = "UTF-16BE (no byte order mark)", from = "UTF-16BE";
-  if (!enc) return 0;
-  return hfg_err_set(&r->err, HFG_EUNSUPPORTED,
-                     "%s: the input is %s; hfilegen reads UTF-8 text: convert it first, e.g. "
-                     "iconv -f %s -t UTF-8 FILE > FILE.utf8",
-                     r->name, enc, from);
-}
-
-/* Next record of the current input, without the field-count check. Returns
- * 1, HFG_EPARSE, 0 at the end of this input, or a fatal code. */
 /* After an overlong record's first line was rejected: drops bytes up to and
  * including the next LF. 0 when done (or at end of input), 1 when the buffer
  * was refilled and the caller must look again, < 0 on a read error. */
@@ -438,44 +475,65 @@ static int skip_rest_of_line(hfg_record_reader *r) {
   return rc ? rc : 1;
 }
 
+/* Skips (and counts) the blank lines at pos. 1 when a CR ends the buffer
+ * before the input's end (refill, then look again), else 0. */
+static inline int skip_blank_lines(hfg_record_reader *r) {
+  while (r->pos < r->end) {
+    char c = r->buf[r->pos];
+    if (c == '\n') {
+      r->pos++;
+      r->line++;
+      r->blank_lines++;
+    } else if (c == '\r') {
+      if (r->pos + 1 < r->end) {
+        if (r->buf[r->pos + 1] != '\n') return 0;
+        r->pos += 2;
+        r->line++;
+        r->blank_lines++;
+      } else if (r->eof) {
+        r->pos++; /* a last line of only "\r" */
+        r->blank_lines++;
+      } else {
+        return 1;
+      }
+    } else {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+/* Next record of the current input, without the field-count check. Returns
+ * 1, HFG_EPARSE, 0 at the end of this input, or a fatal code. */
 static int read_one(hfg_record_reader *r, hfg_record *rec) {
   for (;;) {
     int rc;
     if (r->at_start) {
-      if (r->end - r->pos < 4 && !r->eof) {
-        if ((rc = refill(r))) return rc;
-        continue;
+      if (r->at_start == HFG_RR_AT_MID) {
+        /* A part or range that starts mid-file: the blank lines before its first
+         * record are the previous part's, whose reading skipped them up to that
+         * record (where this one truly starts), so they are not counted here. */
+        int more = skip_blank_lines(r);
+        r->blank_lines = 0;
+        if (more || (r->pos == r->end && !r->eof)) {
+          if ((rc = refill(r))) return rc;
+          continue;
+        }
+      } else {
+        if (r->end - r->pos < 4 && !r->eof) {
+          if ((rc = refill(r))) return rc;
+          continue;
+        }
+        if ((rc = hfg_rr_check_encoding(r))) return rc;
+        if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0) r->pos += 3;
       }
-      if ((rc = check_encoding(r))) return rc;
-      if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0) r->pos += 3;
       r->at_start = 0;
     }
     if (r->skip_line) { /* the rest of an overlong line */
       if ((rc = skip_rest_of_line(r)) < 0) return rc;
       if (rc) continue;
     }
-    /* blank lines */
-    int more = 0;
-    while (r->pos < r->end) {
-      char c = r->buf[r->pos];
-      if (c == '\n') {
-        r->pos++;
-        r->line++;
-      } else if (c == '\r') {
-        if (r->pos + 1 < r->end) {
-          if (r->buf[r->pos + 1] != '\n') break;
-          r->pos += 2;
-          r->line++;
-        } else if (r->eof) {
-          r->pos++;
-        } else {
-          more = 1;
-          break;
-        }
-      } else {
-        break;
-      }
-    }
+    int more = skip_blank_lines(r);
     if (!more) {
       /* a part reader ends at the first record that starts at or after its
        * limit (blank lines before it are skipped: where it starts is exact) */
@@ -514,7 +572,7 @@ static int read_one_dialect(hfg_record_reader *r, hfg_record *rec) {
         if ((rc = refill(r))) return rc;
         continue;
       }
-      if ((rc = check_encoding(r))) return rc;
+      if ((rc = hfg_rr_check_encoding(r))) return rc;
       r->at_start = 0;
     }
     if (r->skip_line) { /* the rest of an overlong line */
@@ -552,7 +610,7 @@ static void keep_check_max(hfg_record_reader *r) {
     snprintf(r->check_max, sizeof r->check_max, "%s", m);
 }
 
-static void close_input(hfg_record_reader *r) {
+void hfg_rr_close_input(hfg_record_reader *r) {
   if (r->db) {
     keep_check_max(r);
     r->bytes_done += hfg_dbsrc_bytes(r->db);
@@ -567,91 +625,12 @@ static void close_input(hfg_record_reader *r) {
   r->in_open = 0;
 }
 
-/* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */
-char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n) {
-  size_t total = n * sizeof(char *);
-  for (size_t i = 0; i < n; i++) total += (lens ? lens[i] : strlen(p[i])) + 1;
-  char **out = hfg_malloc(total ? total : 1);
-  if (!out) return NULL;
-  char *sp = (char *)(out + n);
-  for (size_t i = 0; i < n; i++) {
-    size_t l = lens ? lens[i] : strlen(p[i]);
-    out[i] = sp;
-    memcpy(sp, p[i], l);
-    sp[l] = '\0';
-    sp += l + 1;
-  }
-  return out;
-}
-
-/* The header's fields: hf[0..nh) (the reader's own, a dialect's or a database's). */
-static int set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
-  const char **p = hfg_malloc((nh ? nh : 1) * sizeof *p);
-  size_t *lens = hfg_malloc((nh ? nh : 1) * sizeof *lens);
-  if (p && lens)
-    for (size_t i = 0; i < nh; i++) p[i] = hf[i].p, lens[i] = hf[i].len;
-  char **hdr = p && lens ? hfg_rr_copy_strs(p, lens, nh) : NULL;
-  hfg_free(p);
-  hfg_free(lens);
-  if (!hdr) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory (header)", r->name);
-  r->hdr = hdr;
-  r->nhdr = nh;
-  r->header_from = r->name;
-  if (r->given && r->ngiven != r->nhdr)
-    return hfg_err_set(&r->err, HFG_EINVAL,
-                       "%s: the header has %zu columns but %zu column names were given to "
-                       "rename them (--columns)",
-                       r->name, r->nhdr, r->ngiven);
-  if (!r->given) r->cols = r->hdr, r->ncols = r->nhdr;
-  if (r->expected && r->expected != r->nhdr)
-    return hfg_err_set(&r->err, HFG_EINVAL, "%s: header has %zu columns, expected %zu", r->name,
-                       r->nhdr, r->expected);
-  r->expected = r->nhdr;
-  return 0;
-}
-
-static int check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
-  if (nh != r->nhdr)
-    return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: %zu columns, not %zu",
-                       r->name, r->header_from, nh, r->nhdr);
-  for (size_t i = 0; i < nh; i++) {
-    const hfg_field *f = &hf[i];
-    if (strlen(r->hdr[i]) != f->len || memcmp(r->hdr[i], f->p, f->len) != 0)
-      return hfg_err_set(&r->err, HFG_EINVAL, "%s: header differs from %s's: column %zu is '%.*s', not '%s'",
-                         r->name, r->header_from, i + 1, (int)(f->len > 100 ? 100 : f->len), f->p,
-                         r->hdr[i]);
-  }
-  return 0;
-}
-
-/* A database input: connect, query, its columns as the header. */
-static int open_db(hfg_record_reader *r, const char *path) {
-  if (!r->has_header)
-    return hfg_err_set(&r->err, HFG_EINVAL,
-                       "%s: a database input names its own columns (no --no-header/--columns)",
-                       r->name);
-  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, &r->db, &r->err);
-  if (rc) return rc;
-  r->in_open = 1;
-  size_t n;
-  const char *const *names = hfg_dbsrc_columns(r->db, &n);
-  hfg_field *hf = hfg_calloc(n ? n : 1, sizeof *hf);
-  if (!hf) return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory", r->name);
-  for (size_t i = 0; i < n; i++) {
-    hf[i].p = names[i];
-    hf[i].len = strlen(names[i]);
-  }
-  rc = r->hdr ? check_header(r, hf, n) : set_columns(r, hf, n);
-  hfg_free(hf);
-  return rc;
-}
-
 /* Opens paths[next_path] and consumes its header. */
-static int open_next(hfg_record_reader *r) {
+int hfg_rr_open_next(hfg_record_reader *r) {
   size_t idx = r->next_path;
   const char *path = r->paths[r->next_path++];
   r->name = r->shown[idx] ? r->shown[idx] : display_name(path);
-  if (r->shown[idx]) return open_db(r, path);
+  if (r->shown[idx]) return hfg_rr_open_db(r, path);
   int rc = r->part_start ? hfg_rin_open_at(&r->in, path, r->name, r->part_start, &r->err)
                          : hfg_rin_open(&r->in, path, r->name, &r->err);
   if (rc) return rc;
@@ -660,131 +639,34 @@ static int open_next(hfg_record_reader *r) {
   r->buf_off = r->part_start;
   r->eof = 0;
   r->line = r->part_start ? r->part_line : 1;
-  r->at_start = !r->part_start; /* mid-file: no BOM, no header */
+  /* mid-file: no BOM, no header, and blank lines before the first record not counted */
+  r->at_start = !r->part_start ? HFG_RR_AT_FILE : r->dialect ? 0 : HFG_RR_AT_MID;
   r->skip_line = 0;
   r->fmt = r->fmt_opt == HFG_INPUT_AUTO ? hfg_input_format_guess(path) : r->fmt_opt;
   r->delim = (unsigned char)(r->delim_opt >= 0 ? r->delim_opt : r->fmt == HFG_INPUT_TSV ? '\t' : ',');
   if (r->dialect) hfg_dialect_reset(r->dialect);
   if (!r->has_header || r->part_start) return 0;
   hfg_record h;
+  /* a first part reads its header wherever its limit falls (blank lines may
+   * push the header past it): the header is never one of the records */
+  const uint64_t limit = r->limit;
+  r->limit = UINT64_MAX;
   rc = r->dialect ? read_one_dialect(r, &h) : read_one(r, &h);
+  r->limit = limit;
   if (rc == 0) return 0; /* empty input */
+  char ev[160];
+  if (rc == HFG_EPARSE && !r->dialect && hfg_rr_binary_evidence(r, h.raw, h.line, ev, sizeof ev))
+    return hfg_err_set(&r->err, HFG_ECORRUPT,
+                       "%s: the input looks binary, not %s text (%s): is it compressed in a "
+                       "format hfilegen does not read, or not the file meant? (line %llu: "
+                       "malformed header: %s)",
+                       r->name, r->fmt == HFG_INPUT_TSV ? "TSV" : "CSV", ev,
+                       (unsigned long long)h.line, h.reason);
   if (rc == HFG_EPARSE)
     return hfg_err_set(&r->err, HFG_ECORRUPT, "%s line %llu: malformed header: %s", r->name,
                        (unsigned long long)h.line, h.reason);
   if (rc < 0) return rc;
-  return r->hdr ? check_header(r, h.fields, h.nfields) : set_columns(r, h.fields, h.nfields);
-}
-
-/* ---- public ---- */
-
-int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_input_options *opts,
-                           hfg_record_reader **out, char *errmsg, size_t errlen) {
-  *out = NULL;
-  if (errmsg && errlen) errmsg[0] = '\0';
-  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
-  if (opts) o = *opts;
-  int delim = o.delimiter < 0 ? (o.format == HFG_INPUT_TSV ? '\t' : ',') : o.delimiter;
-  const char *bad = NULL;
-  int dialect = hfg_dialect_handles(o.format); /* checked by hfg_dialect_new */
-  if (o.format != HFG_INPUT_CSV && o.format != HFG_INPUT_TSV && o.format != HFG_INPUT_AUTO && !dialect)
-    bad = "unknown input format";
-  else if (!dialect && (delim > 255 || delim == '\n' || delim == '\r')) bad = "delimiter must be one byte other than CR and LF";
-  else if (!dialect && o.format != HFG_INPUT_TSV && delim == '"') bad = "the CSV delimiter cannot be '\"'";
-  else if (!dialect && (o.fields_terminated_by || o.fields_enclosed_by || o.fields_escaped_by ||
-                        o.lines_terminated_by))
-    bad = "the FIELDS/LINES options are for the dump formats (mysql, pg-csv), not CSV/TSV";
-  else if (o.ncolumn_names && !o.column_names) bad = "column names missing";
-  else if (npaths == 0 || !paths) bad = "no inputs";
-  if (bad) {
-    if (errmsg && errlen) snprintf(errmsg, errlen, "%s", bad);
-    return HFG_EINVAL;
-  }
-  hfg_record_reader *r = hfg_calloc(1, sizeof *r);
-  if (!r) goto nomem;
-  r->fmt = r->fmt_opt = o.format;
-  r->delim = (unsigned char)delim;
-  r->delim_opt = o.delimiter;
-  if (hfg_dialect_handles(o.format)) {
-    int drc = hfg_dialect_new(&o, &r->dialect, errmsg, errlen);
-    if (drc) {
-      hfg_record_reader_free(r);
-      if (drc == HFG_ENOMEM && errmsg && errlen) snprintf(errmsg, errlen, "out of memory");
-      return drc;
-    }
-  } else if (o.null_string) {
-    if (!(r->null_s = hfg_strdup(o.null_string))) goto nomem;
-    r->null_len = strlen(o.null_string);
-  }
-  r->has_header = o.has_header;
-  r->expected = o.expected_columns;
-  r->max_record = o.max_record_bytes ? o.max_record_bytes : DEFAULT_MAX_RECORD;
-  if (r->max_record > SIZE_MAX / 4) r->max_record = SIZE_MAX / 4;
-  r->cap = o.buffer_size ? o.buffer_size : DEFAULT_BUFFER;
-  r->name = "";
-  r->limit = UINT64_MAX;
-  r->buf = hfg_malloc(r->cap);
-  r->paths = hfg_calloc(npaths, sizeof *r->paths);
-  r->shown = hfg_calloc(npaths, sizeof *r->shown);
-  if (!r->buf || !r->paths || !r->shown) goto nomem;
-  if ((o.check_column && !(r->check_column = hfg_strdup(o.check_column))) ||
-      (o.last_value && !(r->last_value = hfg_strdup(o.last_value))))
-    goto nomem;
-  r->npaths = npaths;
-  if (o.ncolumn_names) {
-    for (size_t i = 0; i < o.ncolumn_names; i++)
-      if (!o.column_names[i]) {
-        hfg_record_reader_free(r);
-        if (errmsg && errlen) snprintf(errmsg, errlen, "column name %zu: NULL", i);
-        return HFG_EINVAL;
-      }
-    if (!(r->given = hfg_rr_copy_strs(o.column_names, NULL, o.ncolumn_names))) goto nomem;
-    r->ngiven = o.ncolumn_names;
-    r->cols = r->given;
-    r->ncols = r->ngiven;
-    if (!r->has_header && !r->expected) r->expected = r->ngiven;
-  }
-  for (size_t i = 0; i < npaths; i++) {
-    if (!paths[i]) {
-      hfg_record_reader_free(r);
-      if (errmsg && errlen) snprintf(errmsg, errlen, "input %zu: NULL path", i);
-      return HFG_EINVAL;
-    }
-    if (!(r->paths[i] = hfg_strdup(paths[i]))) goto nomem;
-    if (hfg_db_is_uri(paths[i])) {
-      char shown[2048];
-      hfg_db_redact(paths[i], shown, sizeof shown);
-      if (!(r->shown[i] = hfg_strdup(shown))) goto nomem;
-      r->any_db = 1;
-    }
-  }
-  if (r->check_column && !r->any_db) {
-    hfg_record_reader_free(r);
-    if (errmsg && errlen)
-      snprintf(errmsg, errlen, "incremental reads (check column '%s') need a database input",
-               o.check_column);
-    return HFG_EINVAL;
-  }
-  /* With headers, read until the first non-empty input gave one, so that
-   * columns() is ready. */
-  int rc = 0;
-  if (r->has_header) {
-    while (!r->hdr && r->next_path < r->npaths) {
-      if ((rc = open_next(r))) break;
-      if (!r->hdr) close_input(r); /* empty input */
-    }
-  }
-  if (rc) {
-    if (errmsg && errlen) snprintf(errmsg, errlen, "%s", r->err.msg);
-    hfg_record_reader_free(r);
-    return rc;
-  }
-  *out = r;
-  return 0;
-nomem:
-  hfg_record_reader_free(r);
-  if (errmsg && errlen) snprintf(errmsg, errlen, "out of memory");
-  return HFG_ENOMEM;
+  return r->hdr ? hfg_rr_check_header(r, h.fields, h.nfields) : hfg_rr_set_columns(r, h.fields, h.nfields);
 }
 
 /* CSV/TSV with a NULL string: an unquoted field (one that lies in the raw
@@ -799,86 +681,55 @@ __attribute__((noinline, cold)) static void mark_nulls(hfg_record_reader *r, hfg
   }
 }
 
+/* A malformed CSV/TSV record near an input's start: when the bytes there look
+ * binary, its reason says so (the parse error alone, "quote in unquoted
+ * field", sends a user looking for a quote). */
+__attribute__((noinline, cold)) static int malformed(hfg_record_reader *r, hfg_record *rec) {
+  char ev[160];
+  if (!r->dialect && !r->db && !r->part_start &&
+      hfg_record_reader_record_offset(r, rec) < HFG_RR_SNIFF &&
+      hfg_rr_binary_evidence(r, rec->raw, rec->line, ev, sizeof ev)) {
+    snprintf(r->bin_reason, sizeof r->bin_reason, "the input looks binary, not %s text (%s): %s",
+             r->fmt == HFG_INPUT_TSV ? "TSV" : "CSV", ev, rec->reason);
+    rec->reason = r->bin_reason;
+  }
+  return HFG_EPARSE;
+}
+
 int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
   memset(rec, 0, sizeof *rec);
   if (r->err.code) return r->err.code;
   for (;;) {
     if (!r->in_open) {
       if (r->next_path == r->npaths) return 0;
-      int rc = open_next(r);
+      int rc = hfg_rr_open_next(r);
       if (rc) return rc;
       continue;
     }
     int rc = r->db ? hfg_dbsrc_next(r->db, rec, &r->err)
                    : r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
     if (rc == 0) {
-      close_input(r);
+      hfg_rr_close_input(r);
       continue;
     }
     if (r->db) rec->file = r->name; /* the reader's copy: valid until free, as promised */
-    if (rc != 1) return rc;
+    if (rc != 1) {
+      if (rc == HFG_EPARSE) break;
+      return rc;
+    }
     if (r->expected == 0) r->expected = rec->nfields;
     if (rec->nfields != r->expected) {
       snprintf(r->reason, sizeof r->reason, "expected %zu fields, got %zu", r->expected, rec->nfields);
       rec->reason = r->reason;
-      return HFG_EPARSE;
+      break;
     }
     if (__builtin_expect(r->null_s != NULL, 0)) mark_nulls(r, rec);
     return 1;
   }
+  return malformed(r, rec);
 }
-
-hfg_input_format hfg_input_format_guess(const char *path) {
-  static const char *const zsuffix[] = {".gz", ".zst", ".bz2", ".xz"};
-  size_t n = strlen(path);
-  for (size_t i = 0; i < sizeof zsuffix / sizeof *zsuffix; i++) {
-    size_t k = strlen(zsuffix[i]);
-    if (n > k && !strcasecmp(path + n - k, zsuffix[i])) {
-      n -= k;
-      break;
-    }
-  }
-  if (n > 4 && (!strncasecmp(path + n - 4, ".tsv", 4) || !strncasecmp(path + n - 4, ".tab", 4)))
-    return HFG_INPUT_TSV;
-  return HFG_INPUT_CSV;
-}
-
-const char *const *hfg_record_reader_columns(const hfg_record_reader *r, size_t *n) {
-  *n = r->ncols;
-  return (const char *const *)r->cols;
-}
-
-size_t hfg_record_reader_expected_columns(const hfg_record_reader *r) { return r->expected; }
-
-uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r) {
-  if (r->db) return r->bytes_done + hfg_dbsrc_bytes(r->db);
-  return r->bytes_done + (r->in_open ? r->in.bytes_in : 0);
-}
-
-int hfg_record_reader_has_db(const hfg_record_reader *r) { return r->any_db; }
 
 const char *hfg_record_reader_check_max(const hfg_record_reader *r) {
   keep_check_max((hfg_record_reader *)r);
   return r->check_max[0] ? r->check_max : NULL;
-}
-
-const char *hfg_record_reader_errmsg(const hfg_record_reader *r) { return r->err.msg; }
-
-void hfg_record_reader_free(hfg_record_reader *r) {
-  if (!r) return;
-  close_input(r);
-  for (size_t i = 0; r->paths && i < r->npaths; i++) hfg_free(r->paths[i]);
-  hfg_free(r->paths);
-  for (size_t i = 0; r->shown && i < r->npaths; i++) hfg_free(r->shown[i]);
-  hfg_free(r->shown);
-  hfg_free(r->check_column);
-  hfg_free(r->last_value);
-  hfg_free(r->buf);
-  hfg_free(r->fields);
-  hfg_free(r->scratch);
-  hfg_free(r->hdr);
-  hfg_free(r->given);
-  hfg_dialect_free(r->dialect);
-  hfg_free(r->null_s);
-  hfg_free(r);
 }

@@ -20,7 +20,7 @@
  *     every delimiter byte; LF or CR LF line ends as above.
  *   Both: lines that are empty (or only "\r") are skipped anywhere in a file,
  *     so a final newline, or several, never makes an empty record; line numbers
- *     still count them. A UTF-8 byte order mark (ef bb bf) at the start of a
+ *     still count them, and so does hfg_record_reader_blank_lines. A UTF-8 byte order mark (ef bb bf) at the start of a
  *     file is dropped. Field bytes are not validated (see hfg_utf8_valid).
  *
  * Field count: every record must have the expected number of fields:
@@ -37,11 +37,17 @@
  *       of the physical line on which the error was found, and reading resumes
  *       on the next line (nfields 0);
  *     - an unterminated quoted field at end of input: raw is everything from
- *       the record's start to the end of the file;
+ *       the record's start to the end of the file; the reason says where the
+ *       quote opened, relative to the record's first line (rec->line), and how
+ *       far it ran ("unterminated quoted field: the quote opened on this line
+ *       runs 3 lines (57 bytes) to the end of the input", "... opened on line
+ *       2 of the record ...");
  *     - a record longer than opts.max_record_bytes (a stray quote that would
  *       otherwise swallow the rest of the file, or a giant line): the record's
- *       first physical line is rejected ("record longer than N bytes") and
- *       reading resumes on the next line; raw is cut at N bytes.
+ *       first physical line is rejected ("record longer than N bytes", and
+ *       when a quoted field is still open at N bytes ": the quote opened on
+ *       this line is still open after 3 lines (N - 2 bytes)") and reading
+ *       resumes on the next line; raw is cut at N bytes.
  *
  * Headers: with has_header, the first non-blank line of every input is a
  *   header. The first input's header gives hfg_record_reader_columns (unless
@@ -56,7 +62,12 @@
  * Text encoding: UTF-8 (or ASCII). An input that starts with a UTF-16 or
  *   UTF-32 byte order mark is refused (HFG_EUNSUPPORTED, "convert it with
  *   iconv -f UTF-16 -t UTF-8"), as is one whose first four bytes are ASCII
- *   interleaved with NULs (UTF-16 without a mark).
+ *   interleaved with NULs (UTF-16 without a mark). Bytes that look binary (a
+ *   NUL, or a tenth control bytes, in the 4 KiB from a malformed header or a
+ *   malformed record starting in an input's first 4 KiB; the window is what
+ *   the buffer holds when that is less) make the header's error, or the
+ *   record's reason, say "the input looks binary, not CSV text (a NUL byte at
+ *   byte 37, line 1)" before the parse error; nothing that parses is refused.
  *
  * Inputs: a path of "-" is standard input (read, never closed). Gzip, zstd,
  *   bzip2 and xz input is recognised by its magic bytes, not by its name, and
@@ -184,6 +195,13 @@ size_t hfg_record_reader_expected_columns(const hfg_record_reader *r);
 /* Bytes read so far from the inputs as stored (compressed bytes for compressed input),
  * for progress against file sizes. */
 uint64_t hfg_record_reader_bytes_read(const hfg_record_reader *r);
+
+/* CSV/TSV blank lines skipped so far (before a header too; the dump dialects
+ * have none: their blank lines are records). A part or range that starts
+ * mid-file does not count those before its first record: the reader of the
+ * bytes before it skipped them, up to that record, so the counts of a file's
+ * parts, or of its ranges, add up to a whole-file read's. */
+uint64_t hfg_record_reader_blank_lines(const hfg_record_reader *r);
 
 /* Message of the fatal error ("" if none). */
 const char *hfg_record_reader_errmsg(const hfg_record_reader *r);

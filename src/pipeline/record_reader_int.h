@@ -14,6 +14,8 @@
 #include "pipeline/source_db.h"
 #include "util/err.h"
 
+enum { HFG_RR_AT_FILE = 1, HFG_RR_AT_MID = 2 };
+
 struct hfg_record_reader {
   hfg_input_format fmt;  /* of the open input */
   unsigned char delim;
@@ -35,7 +37,8 @@ struct hfg_record_reader {
   size_t cap, pos, end;
   int eof;
   uint64_t line; /* line number of buf[pos] */
-  int at_start;  /* BOM check pending */
+  int at_start;  /* HFG_RR_AT_FILE: encoding and BOM checks pending; HFG_RR_AT_MID: a
+                    part's start mid-file, its leading blank lines not counted; 0 */
   int skip_line; /* discarding the rest of an overlong line */
 
   hfg_field *fields;
@@ -51,7 +54,8 @@ struct hfg_record_reader {
   size_t ngiven;
   const char *header_from; /* display name of the input the header came from */
 
-  char reason[96];
+  char reason[192];
+  char bin_reason[352]; /* a malformed record's reason when the input looks binary */
   hfg_err err;
 
   hfg_dialect *dialect; /* the dump dialect's parser, NULL for CSV/TSV */
@@ -70,9 +74,37 @@ struct hfg_record_reader {
    * at the first record that starts at or after limit (UINT64_MAX: none). */
   uint64_t part_start, part_line, limit;
   uint64_t buf_off;     /* file offset of buf[0] (plain input) */
+
+  uint64_t blank_lines; /* CSV/TSV blank lines skipped (hfg_record_reader_blank_lines) */
 };
+
+/* Inputs in order (record_reader.c): opens paths[next_path] (its header
+ * consumed), closes the open one (never stdin). */
+int hfg_rr_open_next(hfg_record_reader *r);
+void hfg_rr_close_input(hfg_record_reader *r);
 
 /* n strings in one allocation (pointers, then the bytes); lens NULL: strlen. */
 char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n);
+
+/* Headers (record_header.c): the first header's fields hf[0..nh) become the
+ * columns; a later one must equal them; a database input's result set is its
+ * header. 0, or the error (set in r->err). */
+int hfg_rr_set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh);
+int hfg_rr_check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh);
+int hfg_rr_open_db(hfg_record_reader *r, const char *path);
+
+/* Text encoding (record_text.c): 0 when the input's first bytes, at
+ * buf[pos..end), may be UTF-8 text, else HFG_EUNSUPPORTED with the reason in r->err. */
+int hfg_rr_check_encoding(hfg_record_reader *r);
+
+/* Whether the bytes from `at` (in buf; line: its line) look binary rather than
+ * CSV/TSV text: a NUL byte, or at least a tenth control bytes (not TAB, LF,
+ * CR), in the HFG_RR_SNIFF bytes from there (fewer when the buffer holds
+ * fewer). 1 with the evidence in why ("a NUL byte at byte 37, line 1"), else 0.
+ * Asked only about a malformed header or early record, so that no text input
+ * is refused and the common path pays nothing. */
+#define HFG_RR_SNIFF 4096
+int hfg_rr_binary_evidence(const hfg_record_reader *r, const char *at, uint64_t line, char *why,
+                           size_t cap);
 
 #endif

@@ -92,7 +92,7 @@ reject a.csv 7 "after closing quote" '4,"bad"x,1.0'
 reject a.csv 8 "'notanumber' is not a double" "5,eve,notanumber"
 reject a.csv 9 "'abc' is not an integer" "abc,dave,2.0"
 reject a.csv 11 "longer than HBase's limit of 32767 bytes" "8,nnnnnnnnnn"
-reject a.csv 12 "unterminated quoted field" '9,"unterminated,1.0\x0a10,never,1'
+reject a.csv 12 "unterminated quoted field: the quote opened on this line runs 2 lines (29 bytes) to the end of the input" '9,"unterminated,1.0\x0a10,never,1'
 reject b.csv 3 "expected 3 fields, got 2" "11,gina"
 reject b.csv 4 "expected 3 fields, got 2" '13,"two\x0alines"'
 raw11=$(awk -F'\t' '$1 == "a.csv" && $2 == 11 { print length($4) }' "$R")

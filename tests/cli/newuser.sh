@@ -240,6 +240,10 @@ check "build --help: what --threads 0 (the default) means" 'grep -q "threads 0, 
 printf 'id,v\n\n1,a\n\n\n2,b\n\n' > "$T/blank.csv"
 "$H" build --rowkey '{id}' --out "$T/b1" --timestamp $TS --quiet "$T/blank.csv"
 check "blank lines are not records (as README says)" 'grep -q "\"records_read\": 2," "$T/b1/manifest.json"'
+printf 'id,name\n1,a\n\n2,b\n\n\n3,c\n' > "$T/blank3.csv"
+"$H" build --rowkey '{id}' --out "$T/b3" --timestamp $TS "$T/blank3.csv" > "$T/b3.log" 2> /dev/null
+check "blank lines are counted: the summary accounts for every line" \
+  'grep -q "^  blank lines       3 (skipped: not records)$" "$T/b3.log" && grep -q "\"blank_lines\": 3," "$T/b3/manifest.json"'
 
 # ---- 14. a job file run from another directory ------------------------------------------
 # samples/jobs/*.yaml name samples/orders.csv: run from samples/jobs, the input is missing
@@ -283,6 +287,25 @@ check "mysql LF: no warning" '[ $? -eq 0 ] && [ ! -s "$T/m3.err" ]'
 "$H" inspect "$T/h3" > /dev/null 2> "$T/in1.err"
 check "inspect DIR: says it takes HFiles and that verify checks a directory" \
   '[ $? -ne 0 ] && grep -q "it takes HFiles (.*h3/<family>/<file>); .hfilegen verify .*h3. checks a whole output directory" "$T/in1.err"'
+
+# ---- 18. counts of one are singular ---------------------------------------------------------
+# "1 records read", "all 1 records were rejected", "1 rowkeys are longer" read wrong.
+printf 'id,v\nx,1\n' > "$T/one_bad.csv"
+"$H" build --rowkey '{long(id)}' --out "$T/o1" --timestamp $TS "$T/one_bad.csv" > /dev/null 2> "$T/o1.err"
+check "one record rejected: '1 record read'" '[ $? -eq 1 ] && grep -q "(1 record read, 1 rejected)" "$T/o1.err"'
+"$H" build --rowkey '{long(id)}' --out "$T/o2" --timestamp $TS --max-rejects 5 "$T/one_bad.csv" > /dev/null 2> "$T/o2.err"
+check "the only record rejected: said so in the singular" \
+  '[ $? -eq 1 ] && grep -q "the one record read was rejected (see .*o2/_rejects.tsv): nothing to publish" "$T/o2.err"'
+python3 -c "print('id,v'); print('k' * 300 + ',1'); print('a,2')" > "$T/one_long.csv"
+"$H" build --rowkey '{id}' --out "$T/o3" --timestamp $TS "$T/one_long.csv" > "$T/o3.log" 2> /dev/null
+check "one long rowkey: '1 rowkey is longer'" 'grep -q "WARNING: 1 rowkey is longer than 200 bytes" "$T/o3.log"'
+
+# ---- 19. a binary file given as CSV ---------------------------------------------------------
+# 4 KiB of random bytes said "line 1: malformed header: quote in unquoted field".
+python3 -c "import random, sys; r = random.Random(3); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(4096)))" > "$T/rnd.csv"
+"$H" build --rowkey '{id}' --out "$T/x1" --timestamp $TS "$T/rnd.csv" > /dev/null 2> "$T/x1.err"
+check "binary input: said to look binary, naming the file, byte and line" \
+  '[ $? -eq 1 ] && grep -q "rnd.csv: the input looks binary, not CSV text (a NUL byte at byte 230, line 5): is it compressed in a format hfilegen does not read" "$T/x1.err"'
 
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

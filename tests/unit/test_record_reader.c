@@ -68,6 +68,7 @@ static void sb_esc(sbuf *b, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (s[i] == '\n') sb_str(b, "\\n");
     else if (s[i] == '\r') sb_str(b, "\\r");
+    else if (s[i] == '\0') sb_str(b, "\\0");
     else sb_add(b, s + i, 1);
   }
 }
@@ -78,10 +79,10 @@ static char *run_paths(const char *const *paths, size_t n, hfg_input_options *o)
   sbuf b = {0};
   sb_str(&b, "");
   hfg_record_reader *r;
-  char em[256];
+  char em[1024];
   int rc = hfg_record_reader_open(paths, n, o, &r, em, sizeof em);
   if (rc) {
-    char t[400];
+    char t[1200];
     snprintf(t, sizeof t, "OPEN %s: %s\n", hfg_status_name(rc), em);
     sb_str(&b, t);
     return b.p;
@@ -184,8 +185,13 @@ TEST(csv_malformed_and_resync) {
            "1:a|b|c\n2!expected 3 fields, got 2{1,2}\n3:x\\ny|2|3\n5!expected 3 fields, got 4{4,5,6,7}\n"
            "6:8|9|10\n");
   /* unterminated quote at EOF: the rest of the file is the reject */
-  CSV_CASE("a,b\n1,\"2\n3,4\n", "1:a|b\n2!unterminated quoted field{1,\"2\\n3,4}\n");
-  CSV_CASE("a,\"", "1!unterminated quoted field{a,\"}\n");
+  CSV_CASE("a,b\n1,\"2\n3,4\n", "1:a|b\n2!unterminated quoted field: the quote opened on this line "
+           "runs 2 lines (7 bytes) to the end of the input{1,\"2\\n3,4}\n");
+  CSV_CASE("a,\"", "1!unterminated quoted field: the quote opened on this line runs 1 line (1 byte) "
+           "to the end of the input{a,\"}\n");
+  /* the quote may open on a later line of the record than its first, after a doubled quote */
+  CSV_CASE("a,b\n\"x\ny\",\"p\"\"q\n\nr\r\n", "1:a|b\n2!unterminated quoted field: the quote opened "
+           "on line 2 of the record runs 3 lines (10 bytes) to the end of the input{\"x\\ny\",\"p\"\"q\\n\\nr}\n");
 }
 
 TEST(csv_fields_and_raw) {
@@ -529,13 +535,75 @@ TEST(overlong_records) {
   /* a stray quote would swallow the file: only its first line is rejected */
   const char d1[] = "1,2\n3,\"4\n5,6\n7,8\n";
   expect_at_all_sizes(d1, sizeof d1 - 1, o,
-                      "1:1|2\n2!record longer than 10 bytes{3,\"4}\n3:5|6\n4:7|8\n");
+                      "1:1|2\n2!record longer than 10 bytes: the quote opened on this line is still "
+                      "open after 3 lines (8 bytes){3,\"4}\n3:5|6\n4:7|8\n");
+  /* a quote that closes within the limit is not the cause; one opened on the record's
+   * second line is said to open there */
+  const char d4[] = "\"a\nb\",1111111111111\n";
+  expect_at_all_sizes(d4, sizeof d4 - 1, o, "1!record longer than 10 bytes{\"a}\n2!record "
+                      "longer than 10 bytes{b\",1111111}\n");
+  /* open at the limit, closed later: said alike at every buffer size */
+  const char d6[] = "1,\"abcdefghijkl\"\n2,3\n";
+  expect_at_all_sizes(d6, sizeof d6 - 1, o, "1!record longer than 10 bytes: the quote opened on "
+                      "this line is still open after 1 line (8 bytes){1,\"abcdefg}\n2:2|3\n");
+  const char d5[] = "\"a\nb\",\"c\nd\ne\nf\"\n";
+  expect_at_all_sizes(d5, sizeof d5 - 1, o, "1!record longer than 10 bytes: the quote opened "
+                      "on line 2 of the record is still open after 2 lines (4 bytes){\"a}\n2!quote in unquoted "
+                      "field{b\",\"c}\n3:d\n4:e\n5!quote in unquoted field{f\"}\n");
   /* a giant line: cut at 10 bytes in raw, the rest skipped */
   const char d2[] = "1,2\n333333333333333333333,4\n5,6";
   expect_at_all_sizes(d2, sizeof d2 - 1, o, "1:1|2\n2!record longer than 10 bytes{3333333333}\n3:5|6\n");
   /* exactly at the limit is fine */
   const char d3[] = "123456789\n";
   expect_at_all_sizes(d3, sizeof d3 - 1, o, "1:123456789\n");
+}
+
+/* A binary input (NUL bytes, or a tenth control bytes near the malformed
+ * record) is said to look binary, naming the byte and line, instead of only
+ * the parse error; text (UTF-8, Latin-1, a few escapes) keeps the parse
+ * error, and nothing that parses is refused. */
+TEST(binary_input_said_to_be_binary) {
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  o.has_header = 1;
+  /* a NUL on the header's line: said at every buffer size */
+  const char d1[] = "\x7f" "ELF\x02\x01\x01\0\0\0\"x,y\n1,2\n";
+  const char *p1 = write_file("elf.csv", d1, sizeof d1 - 1);
+  for (size_t bs = 0; bs <= 40; bs++) {
+    o.buffer_size = bs;
+    char *got = run_one(p1, &o);
+    CHECK(strstr(got, "OPEN HFG_ECORRUPT: ") && strstr(got, "elf.csv: the input looks binary, not CSV text (a NUL byte "
+                      "at byte 7, line 1): is it compressed in a format hfilegen does not read, "
+                      "or not the file meant? (line 1: malformed header: quote in unquoted "
+                      "field)\n"));
+    free(got);
+  }
+  o.buffer_size = 0;
+  /* no NUL, but control bytes: a third of the bytes */
+  char d2[300];
+  for (size_t i = 0; i < sizeof d2; i++) d2[i] = (char)(i % 3 ? 'a' + i % 26 : 1 + i % 8);
+  d2[0] = 'a', d2[5] = '"', d2[sizeof d2 - 1] = '\n';
+  const char *p2 = write_file("ctl.csv", d2, sizeof d2);
+  char *got = run_one(p2, &o);
+  CHECK(strstr(got, "looks binary, not CSV text (99 control bytes in the 300 from byte 0, line 1)"));
+  free(got);
+  /* without a header: the first records' reasons say it */
+  hfg_input_options nh = HFG_INPUT_OPTIONS_INIT;
+  nh.expected_columns = 2;
+  const char d3[] = "a,\0b\"c\n1,2\n";
+  expect_at_all_sizes(d3, sizeof d3 - 1, nh,
+                      "1!the input looks binary, not CSV text (a NUL byte at byte 2, line 1): "
+                      "quote in unquoted field{a,\\0b\"c}\n2:1|2\n");
+  /* text keeps the parse error: UTF-8, Latin-1 (high bytes are not control bytes), escapes */
+  const char *texts[] = {"na\"me,caf\xc3\xa9\n", "na\"me,caf\xe9 \xe0 \xff\xfe\xfd\n",
+                         "\x1b[1mna\"me\x1b[0m,\x0c b c d e f g h i j k l m n o p q r s\n"};
+  for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+    got = run_one(write_str("text.csv", texts[i]), &o);
+    CHECK(strstr(got, "line 1: malformed header: quote in unquoted field") && !strstr(got, "binary"));
+    free(got);
+  }
+  /* a NUL in a well-formed file is data, as before */
+  const char d4[] = "a,b\n1,x\0y\n";
+  expect_at_all_sizes(d4, sizeof d4 - 1, o, "2:1|x\\0y\n");
 }
 
 /* Every allocation failure is reported as HFG_ENOMEM and leaks nothing
