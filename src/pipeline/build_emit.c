@@ -6,6 +6,7 @@
  * See build_internal.h for the stages and their order.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -358,8 +359,13 @@ int hfg_build_emit(job *j) {
     }
     due.tv_nsec += 200 * 1000 * 1000;
     if (due.tv_nsec >= 1000000000L) due.tv_sec++, due.tv_nsec -= 1000000000L;
-    while (i < started && pthread_timedjoin_np(th[i], NULL, &due) == 0) i++;
+    int jr = 0;
+    while (i < started && (jr = pthread_timedjoin_np(th[i], NULL, &due)) == 0) i++;
     if (i == started) break;
+    if (jr != ETIMEDOUT) { /* no timed join to be had: wait for this one plainly */
+      pthread_join(th[i++], NULL);
+      continue;
+    }
     hfg_build_progress p = {"emit", j->sum->records_read, j->sum->input_bytes,
                             atomic_load(&j->regions_done), j->splits.n + 1,
                             atomic_load(&j->out_bytes)};
