@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pipeline/sorter_sort.h"
 #include "util/alloc.h"
 #include "util/coding.h"
 #include "util/fsio.h"
@@ -21,10 +22,6 @@
 #define READ_MIN ((size_t)16 << 10)   /* smallest merge read buffer */
 #define LZ4_FRAME ((size_t)64 << 10)  /* raw bytes of an LZ4 spill frame */
 
-typedef struct item {
-  uint64_t prefix; /* first 8 key bytes, big-endian, zero padded */
-  uint8_t *rec;
-} item;
 
 typedef struct region_mem {
   item *v;
@@ -72,84 +69,6 @@ struct hfg_sorter {
 
 uint64_t hfg_rec_seq(const uint8_t *r) { return hfg_get_be64(r + 6 + hfg_rec_klen(r)); }
 
-
-/* Order: key (unsigned bytes, shorter first), then sequence number. */
-static int rec_cmp(const uint8_t *a, const uint8_t *b) {
-  size_t al = hfg_rec_klen(a), bl = hfg_rec_klen(b);
-  size_t n = al < bl ? al : bl;
-  int r = memcmp(a + 6, b + 6, n);
-  if (r) return r;
-  if (al != bl) return al < bl ? -1 : 1;
-  uint64_t sa = hfg_rec_seq(a), sb = hfg_rec_seq(b);
-  return sa < sb ? -1 : sa > sb;
-}
-
-static int item_cmp(const void *x, const void *y) {
-  const item *a = x, *b = y;
-  if (a->prefix != b->prefix) return a->prefix < b->prefix ? -1 : 1;
-  return rec_cmp(a->rec, b->rec);
-}
-
-static void insertion_sort(item *v, size_t n) {
-  for (size_t i = 1; i < n; i++) {
-    item x = v[i];
-    size_t k = i;
-    while (k > 0 && item_cmp(&v[k - 1], &x) > 0) {
-      v[k] = v[k - 1];
-      k--;
-    }
-    v[k] = x;
-  }
-}
-
-/* MSD radix sort on the 8-byte key prefix, one byte per level (about 4x
- * qsort on rowkeys, research/limits.md); groups that share the whole prefix,
- * and small groups, are finished with the full comparison. tmp holds n items. */
-static void radix_sort(item *v, item *tmp, size_t n, int byte) {
-  if (n < 48) {
-    insertion_sort(v, n);
-    return;
-  }
-  if (byte == 8) {
-    qsort(v, n, sizeof *v, item_cmp);
-    return;
-  }
-  const int shift = 56 - 8 * byte;
-  size_t count[256] = {0};
-  for (size_t i = 0; i < n; i++) count[(v[i].prefix >> shift) & 0xff]++;
-  size_t pos[256], off = 0;
-  for (int b = 0; b < 256; b++) {
-    pos[b] = off;
-    off += count[b];
-  }
-  if (count[(v[0].prefix >> shift) & 0xff] == n) { /* one bucket: next byte */
-    radix_sort(v, tmp, n, byte + 1);
-    return;
-  }
-  for (size_t i = 0; i < n; i++) tmp[pos[(v[i].prefix >> shift) & 0xff]++] = v[i];
-  memcpy(v, tmp, n * sizeof *v);
-  off = 0;
-  for (int b = 0; b < 256; b++) {
-    if (count[b] > 1) radix_sort(v + off, tmp + off, count[b], byte + 1);
-    off += count[b];
-  }
-}
-
-/* Input that arrives sorted (auto-increment ids under a salt) needs no sort.
- * The radix scratch is budgeted with the index (hfg_sorter_add counts each
- * index byte twice); qsort is the fallback when it cannot be had. */
-static void sort_items(item *v, size_t n) {
-  size_t i = 1;
-  while (i < n && item_cmp(&v[i - 1], &v[i]) <= 0) i++;
-  if (i >= n) return;
-  item *tmp = hfg_malloc(n * sizeof *tmp);
-  if (!tmp) {
-    qsort(v, n, sizeof *v, item_cmp);
-    return;
-  }
-  radix_sort(v, tmp, n, 0);
-  hfg_free(tmp);
-}
 
 hfg_sorter *hfg_sorter_new(size_t nregions, size_t mem_budget, const char *tmp_dir) {
   hfg_sorter *s = hfg_calloc(1, sizeof *s);
@@ -469,7 +388,7 @@ struct hfg_sort_iter {
 };
 
 static int heap_less(hfg_sort_iter *it, size_t a, size_t b) {
-  return rec_cmp(it->src[it->heap[a]].cur, it->src[it->heap[b]].cur) < 0;
+  return hfg_rec_cmp(it->src[it->heap[a]].cur, it->src[it->heap[b]].cur) < 0;
 }
 
 static void heap_down(hfg_sort_iter *it, size_t i) {
@@ -545,7 +464,7 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, unsigned reader
   for (size_t k = 0; with_mem && k < s->nparts; k++) {
     region_mem *rm = &s->parts[k].reg[region];
     if (!rm->n) continue;
-    sort_items(rm->v, rm->n); /* a no-op after hfg_sorter_part_sort */
+    hfg_sort_items(rm->v, rm->n); /* a no-op after hfg_sorter_part_sort */
     source *src = &it->src[it->nsrc++];
     src->fd = -1;
     src->mem = rm->v;
@@ -653,7 +572,7 @@ static int spill(hfg_sorter *s, part *pt, hfg_err *err) {
     region_mem *rm = &pt->reg[g];
     if ((rc = wbuf_mark(&w, &r.seg[g], err)) != 0) break;
     if ((rc = canceled(s, r.path, err)) != 0) break;
-    sort_items(rm->v, rm->n);
+    hfg_sort_items(rm->v, rm->n);
     for (size_t i = 0; i < rm->n && !rc; i++) {
       rc = wbuf_put(&w, rm->v[i].rec, 4 + hfg_get_be32(rm->v[i].rec), err);
       if (!rc && (i & 4095) == 4095) rc = canceled(s, r.path, err);
@@ -786,7 +705,7 @@ uint64_t hfg_sorter_region_bytes(const hfg_sorter *s, size_t region) {
 
 void hfg_sorter_part_sort(hfg_sorter *s, size_t partno) {
   part *pt = &s->parts[partno];
-  for (size_t g = 0; g < s->nregions; g++) sort_items(pt->reg[g].v, pt->reg[g].n);
+  for (size_t g = 0; g < s->nregions; g++) hfg_sort_items(pt->reg[g].v, pt->reg[g].n);
 }
 
 void hfg_sorter_set_cancel(hfg_sorter *s, volatile sig_atomic_t *flag) { s->cancel = flag; }
