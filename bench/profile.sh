@@ -87,7 +87,7 @@ stages = [
     ("parse the CSV (ingest workers)", parse),
     ("rowkey template", rowkey),
     ("payload (cell values, timestamp)", payload),
-    ("into the sorter parts (copy into the slabs)", sortadd),
+    ("into the sorter parts (handed over whole, or copied)", sortadd),
     ("rest of ingest: region, parts, hand-off", ingest - parse - rowkey - payload - sortadd - psort),
     ("sort (radix, per sorter part)", psort),
     ("merge of the sorted parts (emit threads)", merge),

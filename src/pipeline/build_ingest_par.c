@@ -115,13 +115,11 @@ typedef struct par {
   double last_progress;
 } par;
 
-/* A buffered keyed record: the header, then payload and key (the payload is
- * built in place, so it comes before the key, whose length it does not need). */
-typedef struct kv_head {
-  uint64_t idx;
-  uint32_t region, plen;
-  uint16_t klen;
-} kv_head;
+/* A buffered keyed record: its region (a native uint32), then the record in
+ * the sorter's form (sorter.h: length, key length, key, seq, payload), built
+ * in place: the buffer can become the sorter's own slab (hfg_sorter_adopt),
+ * so that a part's records are not copied again when they are added. */
+#define KEYED_HEAD 4
 
 /* A buffered reject: the header, then reason and raw bytes. */
 typedef struct rej_head {
@@ -152,6 +150,7 @@ typedef struct worker {
   size_t id;                  /* and its sorter part */
   pthread_t th;
   hfg_buf payload;
+  size_t *per_region;         /* add_keyed: a part's records per region */
   uint8_t key[HBASE_MAX_ROW + 1];
 } worker;
 
@@ -360,24 +359,33 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
     char why[512];
     size_t klen = 0;
     uint64_t nulls = 0;
-    /* a part's payload goes straight into its keyed buffer, after room for the header */
+    /* a part's record is laid out in its keyed buffer in the sorter's form, the
+     * payload built in place after the key and seq */
     const size_t at = w->keyed.len;
-    hfg_buf *pl = u->part ? &w->keyed : &wk->payload;
+    uint32_t region = 0;
     int erc = HFG_EPARSE;
     if (rc != HFG_EPARSE) {
-      if (u->part) {
-        erc = w->keyed.cap - w->keyed.len < sizeof(kv_head) &&
-                      hfg_buf_reserve(&w->keyed, sizeof(kv_head))
-                  ? HFG_ENOMEM
-                  : 0;
-        w->keyed.len += sizeof(kv_head);
-      } else {
+      erc = hfg_build_rowkey(j, rec.fields, rec.nfields, p->nulls_possible, wk->key, &klen, why,
+                             sizeof why);
+      if (!erc) region = (uint32_t)hfg_splits_region(&j->splits, wk->key, klen);
+      if (!erc && u->part) {
+        size_t head = KEYED_HEAD + HFG_SORT_REC_HEADER(klen);
+        if (w->keyed.cap - w->keyed.len < head && hfg_buf_reserve(&w->keyed, head)) {
+          erc = HFG_ENOMEM;
+        } else {
+          uint8_t *q = w->keyed.p + at;
+          memcpy(q, &region, KEYED_HEAD);
+          hfg_put_be16(q + KEYED_HEAD + 4, (uint16_t)klen);
+          hfg_copy(q + KEYED_HEAD + 6, wk->key, klen); /* per record: no call for a short key */
+          hfg_put_be64(q + KEYED_HEAD + 6 + klen, seq0 | idx);
+          w->keyed.len += head;
+        }
+      } else if (!erc) {
         hfg_buf_reset(&wk->payload);
-        erc = 0;
       }
       if (!erc)
-        erc = hfg_build_key_record(j, &rec, p->nulls_possible, file_idx, wk->key, &klen, pl,
-                                   &nulls, why, sizeof why);
+        erc = hfg_build_payload(j, rec.fields, rec.line, file_idx,
+                                u->part ? &w->keyed : &wk->payload, &nulls, why, sizeof why);
       if (erc && u->part) w->keyed.len = at;
     }
     if (erc == HFG_ENOMEM || (erc == HFG_EPARSE && add_reject(w, idx, &rec,
@@ -397,7 +405,6 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
     }
     w->nulls += nulls;
     if (klen > LONG_KEY) w->long_keys++;
-    uint32_t region = (uint32_t)hfg_splits_region(&j->splits, wk->key, klen);
     if (!u->part) {
       if (hfg_sorter_add_part(j->sorter, wk->id, region, wk->key, klen, seq0 | idx,
                               wk->payload.p, wk->payload.len, &e)) {
@@ -406,14 +413,8 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
       }
       continue;
     }
-    kv_head h = {idx, region, (uint32_t)(w->keyed.len - at - sizeof h), (uint16_t)klen};
-    if (w->keyed.cap - w->keyed.len < klen && hfg_buf_reserve(&w->keyed, klen)) {
-      fail(j, HFG_ENOMEM, "out of memory");
-      break;
-    }
-    hfg_copy(w->keyed.p + w->keyed.len, wk->key, klen); /* per record: no call for a short key */
-    w->keyed.len += klen;
-    memcpy(w->keyed.p + at, &h, sizeof h);
+    /* the record's length, now that its payload is there */
+    hfg_put_be32(w->keyed.p + at + KEYED_HEAD, (uint32_t)(w->keyed.len - at - KEYED_HEAD - 4));
   }
   hfg_record_pump_stop(pump);
   hfg_record_reader_part_end(pr, &w->end_off, &w->end_line);
@@ -428,21 +429,58 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
 }
 
 /* The buffered records of a part into the worker's sorter part, each line + delta. */
+/* A committed part's records into the adder's sorter part: its keyed buffer
+ * handed over whole when the part's budget has room (the records are already
+ * in the sorter's form), else copied record by record (which spills as
+ * needed). The lines are shifted by the part's delta first. */
 static int add_keyed(worker *wk, result *w) {
   job *j = wk->p->j;
   hfg_err e = {0};
-  const uint64_t seq0 = (uint64_t)w->unit << SEQ_UNIT_SHIFT, delta = w->delta;
-  for (size_t at = 0; at < w->keyed.len;) {
-    kv_head h;
-    memcpy(&h, w->keyed.p + at, sizeof h);
-    uint8_t *pl = w->keyed.p + at + sizeof h, *key = pl + h.plen;
-    at += sizeof h + h.klen + h.plen;
+  const uint64_t delta = w->delta;
+  const size_t nregions = j->splits.n + 1;
+  memset(wk->per_region, 0, nregions * sizeof *wk->per_region);
+  size_t nrec = 0;
+  for (size_t at = 0; at < w->keyed.len; nrec++) {
+    uint32_t region;
+    memcpy(&region, w->keyed.p + at, KEYED_HEAD);
+    uint8_t *r = w->keyed.p + at + KEYED_HEAD;
+    size_t plen, n = 4 + hfg_get_be32(r);
+    uint8_t *pl = (uint8_t *)hfg_rec_payload(r, n, &plen);
     if (delta) hfg_put_be64(pl + 8, hfg_get_be64(pl + 8) + delta); /* the payload's line */
-    if (hfg_sorter_add_part(j->sorter, wk->id, h.region, key, h.klen, seq0 | h.idx, pl, h.plen,
-                            &e))
-      return fail(j, e.code, "%s", e.msg);
-    if ((h.idx & 0xffff) == 0 && stopped(j)) return -1;
+    wk->per_region[region]++;
+    at += KEYED_HEAD + n;
   }
+  if (nrec == 0) return 0;
+  /* a buffer given away goes at its length: the index points into it, so it
+   * must not move after this (a shrinking realloc may) */
+  uint8_t *buf = w->keyed.p;
+  size_t len = w->keyed.len;
+  if (w->keyed.cap > len) {
+    uint8_t *t = hfg_realloc(buf, len);
+    if (t) w->keyed.p = buf = t, w->keyed.cap = len;
+  }
+  int adopted = w->keyed.cap == len ? hfg_sorter_adopt(j->sorter, wk->id, buf, len,
+                                                        wk->per_region)
+                                    : 0;
+  if (adopted < 0) return fail(j, adopted, "out of memory");
+  for (size_t at = 0, i = 0; at < len; i++) {
+    uint32_t region;
+    memcpy(&region, buf + at, KEYED_HEAD);
+    uint8_t *r = buf + at + KEYED_HEAD;
+    size_t n = 4 + hfg_get_be32(r);
+    at += KEYED_HEAD + n;
+    if (adopted) {
+      hfg_sorter_add_adopted(j->sorter, wk->id, region, r);
+    } else {
+      size_t klen = hfg_rec_klen(r), plen;
+      const uint8_t *pl = hfg_rec_payload(r, n, &plen);
+      if (hfg_sorter_add_part(j->sorter, wk->id, region, hfg_rec_key(r), klen, hfg_rec_seq(r),
+                              pl, plen, &e))
+        return fail(j, e.code, "%s", e.msg);
+      if ((i & 0xffff) == 0 && stopped(j)) return -1;
+    }
+  }
+  if (adopted) w->keyed = (hfg_buf)HFG_BUF_INIT; /* the sorter's now; the next unit gets a new one */
   return 0;
 }
 
@@ -632,13 +670,17 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   worker *w = hfg_calloc((size_t)nt, sizeof *w);
   p.nres = 2 * (size_t)nt; /* two units in hand a worker: it reads on while one waits */
   p.res = hfg_calloc(p.nres, sizeof *p.res);
+  int counts_ok = w != NULL;
+  for (long i = 0; counts_ok && i < nt; i++)
+    counts_ok = (w[i].per_region = hfg_calloc(j->splits.n + 1, sizeof *w[i].per_region)) != NULL;
   /* two parts' buffers, a reader buffer and the guess window; a whole input's pump
    * and held rejects when there are such inputs; at most a quarter of the budget */
   size_t held = 3 * chunk + PART_READ_BUFFER + GUESS_WINDOW;
   if (p.has_whole && held < ((size_t)5 << 20)) held = (size_t)5 << 20;
   size_t reserve = (size_t)nt * held;
   if (reserve > o->memory / 4) reserve = o->memory / 4;
-  if (!w || !p.res || hfg_sorter_set_parts(j->sorter, (size_t)nt, reserve)) {
+  if (!w || !p.res || !counts_ok || hfg_sorter_set_parts(j->sorter, (size_t)nt, reserve)) {
+    for (long i = 0; w && i < nt; i++) hfg_free(w[i].per_region);
     hfg_free(w);
     hfg_free(p.res);
     hfg_free(p.units);
@@ -663,7 +705,10 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   j->sum->ingest_reparsed = atomic_load(&p.reparsed);
   j->sum->ingest_parts = p.nunits;
   j->sum->ingest_threads = (unsigned)nt;
-  for (long i = 0; i < nt; i++) hfg_buf_free(&w[i].payload);
+  for (long i = 0; i < nt; i++) {
+    hfg_buf_free(&w[i].payload);
+    hfg_free(w[i].per_region);
+  }
   for (size_t i = 0; p.res && i < p.nres; i++) {
     hfg_buf_free(&p.res[i].keyed);
     hfg_buf_free(&p.res[i].rej);

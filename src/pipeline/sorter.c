@@ -681,6 +681,51 @@ write:
   return 0;
 }
 
+int hfg_sorter_adopt(hfg_sorter *sr, size_t partno, uint8_t *buf, size_t len,
+                     const size_t *per_region) {
+  part *s = &sr->parts[partno];
+  /* room first: the index entries of every record (each grown index counted
+   * twice, with its radix scratch, as hfg_sorter_add_part counts it) */
+  size_t grow = 0;
+  for (size_t g = 0; g < sr->nregions; g++) {
+    const region_mem *rm = &s->reg[g];
+    size_t need = rm->n + per_region[g];
+    if (need <= rm->cap) continue;
+    size_t cap = rm->cap ? rm->cap : 1024;
+    while (cap < need) cap *= 2;
+    grow += 2 * (cap - rm->cap) * sizeof(item);
+  }
+  if (s->used + len + grow > s->budget) return 0;
+  slab *slabs = hfg_realloc(s->slabs, (s->nslabs + 1) * sizeof *slabs);
+  if (!slabs) return HFG_ENOMEM;
+  s->slabs = slabs;
+  for (size_t g = 0; g < sr->nregions; g++) {
+    region_mem *rm = &s->reg[g];
+    size_t need = rm->n + per_region[g];
+    if (need <= rm->cap) continue;
+    size_t cap = rm->cap ? rm->cap : 1024;
+    while (cap < need) cap *= 2;
+    item *v = hfg_realloc(rm->v, cap * sizeof *v);
+    if (!v) return HFG_ENOMEM; /* the indexes grown so far are counted: no harm */
+    s->used += 2 * (cap - rm->cap) * sizeof *v;
+    rm->v = v;
+    rm->cap = cap;
+  }
+  /* full (len == cap): reused for copies only after a spill, when every record
+   * in it has been written out */
+  s->slabs[s->nslabs++] = (slab){buf, len, len};
+  s->used += len;
+  return 1;
+}
+
+void hfg_sorter_add_adopted(hfg_sorter *sr, size_t partno, size_t region, uint8_t *rec) {
+  region_mem *rm = &sr->parts[partno].reg[region];
+  size_t klen = hfg_rec_klen(rec);
+  rm->v[rm->n++] = (item){hfg_be_prefix8(rec + 6, klen), rec};
+  rm->rows++;
+  rm->bytes += 4 + hfg_get_be32(rec);
+}
+
 int hfg_sorter_finish(hfg_sorter *s, hfg_err *err) {
   if (s->nruns >= MERGE_FANIN) return merge_runs(s, err);
   return 0;

@@ -66,6 +66,18 @@ int hfg_sorter_set_parts(hfg_sorter *s, size_t n, size_t reserve);
 int hfg_sorter_add_part(hfg_sorter *s, size_t part, size_t region, const uint8_t *key,
                         size_t klen, uint64_t seq, const uint8_t *payload, size_t plen,
                         hfg_err *err);
+/* Records handed over whole instead of copied: buf (len bytes from
+ * hfg_malloc/hfg_realloc) holds records in the sort record form (the caller
+ * finds them; what lies between them is never read) of which per_region[g]
+ * go to region g. hfg_sorter_adopt takes buf as one of the part's slabs when
+ * its budget has room for it and for the index entries of all those records:
+ * 1, and the sorter frees buf, whose records the caller must then give to
+ * hfg_sorter_add_adopted, every one, before any other add to the part; 0, and
+ * nothing changed (the caller keeps buf and copies its records with
+ * hfg_sorter_add_part, which spills as needed); HFG_ENOMEM. */
+int hfg_sorter_adopt(hfg_sorter *s, size_t part, uint8_t *buf, size_t len,
+                     const size_t *per_region);
+void hfg_sorter_add_adopted(hfg_sorter *s, size_t part, size_t region, uint8_t *rec);
 /* Sorts a part's in-memory records (by the thread that filled it, after its
  * last add), so that the sort runs in parallel rather than when emit opens
  * each region. Optional. */
