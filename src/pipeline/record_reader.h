@@ -118,7 +118,8 @@ typedef struct hfg_input_options {
                               without, they are the columns. Copied at open. */
   /* NULL marker: a field whose raw bytes (unquoted in CSV, before unescaping
    * in the dump dialects) equal it has is_null set. NULL: the format's own
-   * (none for CSV/TSV, see record_dialect.h for the others). */
+   * (none for CSV/TSV, see record_dialect.h for the others). Refused (open
+   * fails) when an input is a database URI, whose NULLs are the server's. */
   const char *null_string;
   /* Dump dialect options (record_dialect.h), NULL for the defaults: mysql's
    * FIELDS TERMINATED BY / ENCLOSED BY / ESCAPED BY and LINES TERMINATED BY

@@ -111,4 +111,15 @@ TEST(reader_rules) {
   CHECK(strstr(hfg_record_reader_errmsg(r), "postgresql://u@127.0.0.1:1/db?table=t: a database input names its own columns") != NULL);
   CHECK(hfg_record_reader_has_db(r));
   hfg_record_reader_free(r);
+  /* a NULL string has nothing to compare in a server's rows (it crashed the
+   * reader, which looked for the marker in fields it does not own) */
+  io.has_header = 1;
+  io.null_string = "x";
+  r = (hfg_record_reader *)1;
+  CHECK_EQ_INT(hfg_record_reader_open(uri, 1, &io, &r, msg, sizeof msg), HFG_EINVAL);
+  CHECK(r == NULL);
+  CHECK(strstr(msg, "postgresql://u@127.0.0.1:1/db?table=t: a NULL string (--null-string) is for dump") != NULL);
+  CHECK(!strstr(msg, "secret"));
+  io.format = HFG_INPUT_PG_TEXT;
+  CHECK_EQ_INT(hfg_record_reader_open(uri, 1, &io, &r, msg, sizeof msg), HFG_EINVAL);
 }
