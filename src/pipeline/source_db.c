@@ -39,7 +39,12 @@ static size_t scheme_len(const char *p, int *kind) {
 int hfg_db_is_uri(const char *path) { return path && scheme_len(path, NULL) > 0; }
 
 /* The authority's user:password@ part, if any: [*a, *at) with the ':' at
- * *colon (NULL when no password). */
+ * *colon (NULL when no password). It ends at the last '@' before the path;
+ * failing that (a password holding an unencoded '/', '?' or '#', which ends
+ * the authority), at the last '@' before the first '?', or at the first '@'
+ * after it when no '=' or '&' comes between them (a query's "a@b" has its
+ * parameter's '=' before it), provided a ':' shows a password before it: so
+ * that such a password is never shown, and is still read as one. */
 static void userinfo(const char *uri, const char **a, const char **colon, const char **at) {
   *a = uri + scheme_len(uri, NULL);
   size_t end = strcspn(*a, "/?#");
@@ -50,6 +55,21 @@ static void userinfo(const char *uri, const char **a, const char **colon, const 
       *at = *a + i;
       break;
     }
+  if (!*at) {
+    size_t q = strcspn(*a, "?");
+    const char *cand = NULL;
+    for (size_t i = q; i-- > 0;)
+      if ((*a)[i] == '@') {
+        cand = *a + i;
+        break;
+      }
+    if (!cand && (*a)[q] == '?') {
+      const char *x = *a + q + 1;
+      size_t k = strcspn(x, "@=&");
+      if (x[k] == '@') cand = x + k;
+    }
+    if (cand && memchr(*a, ':', (size_t)(cand - *a))) *at = cand;
+  }
   if (!*at) return;
   const char *c = memchr(*a, ':', (size_t)(*at - *a));
   *colon = c;

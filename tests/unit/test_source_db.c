@@ -38,6 +38,15 @@ TEST(redact) {
   CHECK(!strcmp(redact("postgresql://u@h/db?query=SELECT+a:b@c"), "postgresql://u@h/db?query=SELECT+a:b@c"));
   CHECK(!strcmp(redact("postgresql://h:5432/db?table=t"), "postgresql://h:5432/db?table=t"));
   CHECK(!strcmp(redact("orders:x@y.csv"), "orders:x@y.csv"));
+  /* a password with an unencoded '/', '#' or '?' (which end an authority) is still hidden */
+  CHECK(!strcmp(redact("postgresql://u:secret/x@h:5432/db?table=t"), "postgresql://u@h:5432/db?table=t"));
+  CHECK(!strcmp(redact("postgresql://u:12/secret@h/db?table=t"), "postgresql://u@h/db?table=t"));
+  CHECK(!strcmp(redact("mysql://u:secret#x@h/db?table=t"), "mysql://u@h/db?table=t"));
+  CHECK(!strcmp(redact("mysql://u:secret?x@h/db?table=t"), "mysql://u@h/db?table=t"));
+  CHECK(!strcmp(redact("mysql://u:sec?ret/x#y@h/db?query=SELECT+'a@b'"), "mysql://u@h/db?query=SELECT+'a@b'"));
+  CHECK(!strcmp(redact("postgresql://h:5432/db?query=SELECT+'a:b@c'"), "postgresql://h:5432/db?query=SELECT+'a:b@c'"));
+  CHECK(!strcmp(redact("postgresql://h:5432/db?table=t&application_name=a:b@c"),
+                "postgresql://h:5432/db?table=t&application_name=a:b@c"));
   char small[8];
   hfg_db_redact("postgresql://u:secret@h/db", small, sizeof small);
   CHECK(!strcmp(small, "postgre"));
@@ -91,6 +100,11 @@ TEST(bad_uris) {
                 "mysql://u@h/db?table=t&sslmode=require: unknown or bad parameter 'sslmode'"));
   CHECK(refused("mysql://u:secret@h/db?table=t", "id", "1; DROP TABLE t", "is not an integer"));
   CHECK(refused("postgresql://u:secret@h/db?table=t", "id", "1.5", "is not an integer"));
+  /* such a password is read as one: the URI parses on to its next fault */
+  CHECK(refused("postgresql://u:secret/x@h:1/db", NULL, NULL, "postgresql://u@h:1/db: name the rows"));
+  CHECK(refused("postgresql://u:secret#x@h:1/db", NULL, NULL, "postgresql://u@h:1/db: name the rows"));
+  CHECK(refused("postgresql://u:secret?x@h:1/db", NULL, NULL, "postgresql://u@h:1/db: name the rows"));
+  CHECK(refused("postgresql://u:9/secret@h:x1/db?table=t", NULL, NULL, "port 'x1' is not a number"));
 }
 
 /* the reader: URIs need the header mode, incremental needs a URI */
