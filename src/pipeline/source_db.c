@@ -244,6 +244,12 @@ static int uri_parse(const char *uri, hfg_db_uri *u, hfg_err *err) {
   if (!u->table && !u->query)
     return hfg_err_set(err, HFG_EINVAL, "%s: name the rows: ?table=NAME or ?query=SELECT...",
                        u->shown);
+  if (u->query) { /* without the statement's own trailing ';' (and blanks), which a derived
+                   * table cannot hold: "SELECT * FROM orders;" is the query meant */
+    size_t ql = strlen(u->query);
+    while (ql && strchr("; \t\r\n", u->query[ql - 1])) ql--;
+    u->query[ql] = '\0';
+  }
   if ((u->table && !*u->table) || (u->query && !*u->query))
     return hfg_err_set(err, HFG_EINVAL, "%s: empty table= or query=", u->shown);
   if (!u->db) return hfg_err_set(err, HFG_EINVAL, "%s: no database (.../DB?table=...)", u->shown);

@@ -100,6 +100,8 @@ TEST(bad_uris) {
                 "mysql://u@h/db?table=t&sslmode=require: unknown or bad parameter 'sslmode'"));
   CHECK(refused("mysql://u:secret@h/db?table=t", "id", "1; DROP TABLE t", "is not an integer"));
   CHECK(refused("postgresql://u:secret@h/db?table=t", "id", "1.5", "is not an integer"));
+  /* a query's trailing ';' is dropped (a derived table cannot hold it): nothing else is left */
+  CHECK(refused("postgresql://u:secret@h/db?query=+;+%0A", NULL, NULL, "empty table= or query="));
   /* such a password is read as one: the URI parses on to its next fault */
   CHECK(refused("postgresql://u:secret/x@h:1/db", NULL, NULL, "postgresql://u@h:1/db: name the rows"));
   CHECK(refused("postgresql://u:secret#x@h:1/db", NULL, NULL, "postgresql://u@h:1/db: name the rows"));
