@@ -36,7 +36,24 @@ typedef struct pg_state {
   size_t scap;
   int done;
   uint64_t bytes;
+  char notice[256]; /* the server's last NOTICE/WARNING, for a read error's message */
 } pg_state;
+
+/* libpq's default prints notices on stderr; this library prints nothing: the
+ * last one is kept ("terminating connection due to immediate shutdown" comes
+ * as a WARNING just before the connection closes) and named in a read error. */
+static void on_notice(void *arg, const PGresult *r) {
+  pg_state *st = arg;
+  const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+  if (m) snprintf(st->notice, sizeof st->notice, "%s", m);
+}
+
+/* " (the server said: ...)" for the last notice, or "" */
+static const char *notice_note(const pg_state *st, char *buf, size_t cap) {
+  if (!st->notice[0]) return "";
+  snprintf(buf, cap, " (the server said: %s)", st->notice);
+  return buf;
+}
 
 /* libpq's message without its trailing newline */
 static const char *pg_msg(PGconn *c, char *buf, size_t cap) {
@@ -97,6 +114,7 @@ static int pg_connect(const hfg_db_uri *u, pg_state *st, hfg_err *err) {
     return hfg_err_set(err, HFG_EIO, "%s: cannot connect: %s", st->shown,
                        pg_msg(st->conn, m, sizeof m));
   }
+  PQsetNoticeReceiver(st->conn, on_notice, st);
   return 0;
 }
 
@@ -218,8 +236,9 @@ static int finish(pg_state *st, hfg_err *err) {
   int rc = 0;
   while ((r = PQgetResult(st->conn))) {
     if (!rc && PQresultStatus(r) != PGRES_COMMAND_OK) {
-      char m[512];
-      rc = hfg_err_set(err, HFG_EIO, "%s: %s", st->shown, res_msg(r, st->conn, m, sizeof m));
+      char m[512], nn[300];
+      rc = hfg_err_set(err, HFG_EIO, "%s: %s%s", st->shown, res_msg(r, st->conn, m, sizeof m),
+                       notice_note(st, nn, sizeof nn));
     }
     PQclear(r);
   }
@@ -241,9 +260,9 @@ static int pg_next(void *state, hfg_db_row *row, hfg_err *err) {
     return rc ? rc : 0;
   }
   if (len < 0) {
-    char m[512];
-    return hfg_err_set(err, HFG_EIO, "%s: reading the rows: %s", st->shown,
-                       pg_msg(st->conn, m, sizeof m));
+    char m[512], nn[300];
+    return hfg_err_set(err, HFG_EIO, "%s: reading the rows: %s%s", st->shown,
+                       pg_msg(st->conn, m, sizeof m), notice_note(st, nn, sizeof nn));
   }
   st->bytes += (uint64_t)len;
   hfg_dialect_step s;

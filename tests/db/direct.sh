@@ -10,6 +10,8 @@
 #       twice; a third with nothing new reads nothing and keeps the last value;
 #   bad input (wrong password, a closed port, a missing table, a missing column) fails in
 #   bounded time with a message naming the URI without its password, nothing published;
+#   so does a server killed mid-read (its last notice named, not printed); a ?query= may
+#   end in ';';
 #   the password never reaches a message, the rejects file or the manifest;
 #   plan, lint and splits --algo sample read the same URIs.
 #
@@ -35,6 +37,7 @@ skip_loudly() {
 cells() { # cells OUT_DIR: every cell of every family file, sorted
   local f
   for f in "$1"/*/*; do
+    [ -e "$f" ] || continue # a night that read no row wrote no file
     case "$f" in */_*) continue ;; esac
     "$H" inspect --cells --tsv "$f"
   done | LC_ALL=C sort
@@ -87,6 +90,31 @@ must_fail() {
     fail "$name: something was published in $out"
   else
     echo "ok: $name: $(( t1 - t0 ))s: $(head -1 "$T/$name.err" | cut -c1-200)"
+  fi
+}
+
+# dies_mid_read NAME URI SHOWN ACTIVE_CMD KILL_CMD: a build of URI (a query that sleeps
+# half-way through its rows) while the server is killed, once ACTIVE_CMD says the query
+# runs: it fails naming SHOWN and the lost connection, publishes nothing, prints no
+# server notice of its own.
+dies_mid_read() {
+  local name=$1 uri=$2 shown=$3 active=$4 kill=$5
+  local out="$T/out-$name" i
+  ( for i in $(seq 1 300); do [ "$($active)" != 0 ] && break; sleep 0.1; done; sleep 0.5; $kill ) &
+  local killer=$!
+  timeout 120 "$H" build --rowkey '{id}' --out "$out" --threads 1 "$uri" >"$T/$name.out" 2>"$T/$name.err"
+  local rc=$?
+  wait $killer
+  if [ $rc -ne 1 ]; then
+    fail "$name: exit $rc, expected 1 ($(head -3 "$T/$name.err"))"
+  elif ! grep -qF -- "FAILED: $shown" "$T/$name.err" || ! grep -q "reading the rows" "$T/$name.err"; then
+    fail "$name: the message does not name $shown and the read: $(cat "$T/$name.err")"
+  elif grep -q '^WARNING\|^FATAL\|^NOTICE' "$T/$name.err"; then
+    fail "$name: a server notice was printed: $(cat "$T/$name.err")"
+  elif [ -e "$out/_SUCCESS" ] || [ -n "$(find "$out" -mindepth 2 -type f ! -name '_*' 2>/dev/null)" ]; then
+    fail "$name: something was published in $out"
+  else
+    echo "ok: $name: $(head -1 "$T/$name.err" | cut -c1-220)"
   fi
 }
 
@@ -176,6 +204,10 @@ SQL
   if build_ok pg-query "$T/pg-query" --rowkey '{id}' --map payload=- "$pwuri?query=SELECT+*+FROM+orders+WHERE+id+%3E+0"; then
     same_files "pg: ?query= with a password" "$T/pg-dump" "$T/pg-query"
   fi
+  # a query as psql takes it, ending in ';' (a derived table cannot hold one: it is dropped)
+  if build_ok pg-query-semicolon "$T/pg-query-semicolon" --rowkey '{id}' --map payload=- "$pwuri?query=SELECT+*+FROM+orders+WHERE+id+%3E+0;%0A"; then
+    same_files "pg: ?query= ending in ';'" "$T/pg-dump" "$T/pg-query-semicolon"
+  fi
   # every value as the server reports it, bytea as its bytes
   sed "s/coalesce(encode(convert_to(payload::text, 'UTF8'), 'hex'), '-')/coalesce(encode(payload, 'hex'), '-')/" \
     <(python3 "$ORDERS" expected-sql pg) | pg_sql -F $'\t' >"$T/pg.expected"
@@ -242,6 +274,21 @@ SQL
   must_fail pg-missing-column "$pwshown?query=SELECT+nosuch+FROM+orders" "$pwuri?query=SELECT+nosuch+FROM+orders"
   must_fail pg-missing-check-column "$pwshown?table=orders" --incremental append \
     --check-column nosuch --last-value 3 "$pwuri?table=orders"
+  # the server's notices are not printed by the library (libpq's default printed them)
+  pg_sql -c "CREATE FUNCTION noisy(i bigint) RETURNS bigint LANGUAGE plpgsql AS \$\$ BEGIN RAISE WARNING 'row % is noisy', i; RETURN i; END \$\$" >/dev/null
+  if build_ok pg-notices "$T/pg-notices" --rowkey '{id}' "$base?query=SELECT+noisy(id)+AS+id,status+FROM+orders"; then
+    if grep -q "noisy" "$T/pg-notices.err" "$T/pg-notices.summary"; then
+      fail "pg: server notices printed: $(head -2 "$T/pg-notices.err")"
+    else
+      echo "ok: pg: server notices are not printed"
+    fi
+  fi
+  # the server goes away mid-read (last: it stays down)
+  pg_active() { pg_sql -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()"; }
+  pg_crash() { db_run "$PG_BIN/pg_ctl" -D "$PG_DATA" -m immediate -w stop >/dev/null 2>&1; }
+  dies_mid_read pg-server-dies \
+    "$pwuri?query=SELECT+g+AS+id,+CASE+WHEN+g+%3D+2000+THEN+pg_sleep(60)::text+ELSE+repeat(%27x%27,+200)+END+AS+v+FROM+generate_series(1,+4000)+g" \
+    "$pwshown?query=SELECT" pg_active pg_crash
 fi
 
 # ---- MariaDB ----
@@ -266,6 +313,9 @@ else
   fi
   if build_ok my-query "$T/my-query" --rowkey '{id}' "$pwuri?query=SELECT+*+FROM+orders"; then
     same_files "mariadb: ?query= with a password" "$T/my-dump" "$T/my-query"
+  fi
+  if build_ok my-query-semicolon "$T/my-query-semicolon" --rowkey '{id}' "$pwuri?query=SELECT+*+FROM+orders;"; then
+    same_files "mariadb: ?query= ending in ';'" "$T/my-dump" "$T/my-query-semicolon"
   fi
   python3 "$ORDERS" expected-sql mariadb | mariadb_sql >"$T/my.expected"
   cells "$T/my-direct" >"$T/my-direct.cells"
@@ -298,6 +348,12 @@ else
   must_fail my-missing-column "$pwshown?query=SELECT+nosuch+FROM+orders" "$pwuri?query=SELECT+nosuch+FROM+orders"
   must_fail my-missing-check-column "$pwshown?table=orders" --incremental append \
     --check-column nosuch --last-value 3 "$pwuri?table=orders"
+  # the server goes away mid-read (last: it stays down)
+  my_active() { mariadb_sql -e "SELECT count(*) FROM information_schema.processlist WHERE info LIKE '%SLEEP(60)%' AND id <> CONNECTION_ID()"; }
+  my_crash() { kill -9 "$(cat "$MY_DIR/mysqld.pid")"; }
+  dies_mid_read my-server-dies \
+    "$pwuri?query=SELECT+seq+AS+id,+IF(seq+%3D+2000,+SLEEP(60),+REPEAT(%27x%27,+200))+AS+v+FROM+seq_1_to_4000" \
+    "$pwshown?query=SELECT" my_active my_crash
 fi
 
 # ---- without a server ----
