@@ -27,6 +27,7 @@
 typedef struct pg_state {
   PGconn *conn;
   const char *shown;
+  const char *table; /* table= as given, NULL for query= */
   hfg_dialect *d;
   int *is_bytea;  /* per column */
   size_t ncols;
@@ -128,7 +129,15 @@ static int pg_describe(pg_state *st, const char *sql, char ***names, size_t *n, 
   hfg_free(q);
   if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
     char m[512];
-    hfg_err_set(err, HFG_EINVAL, "%s: %s", st->shown, res_msg(r, st->conn, m, sizeof m));
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    int upper = 0;
+    for (const char *p = st->table; p && *p; p++) upper |= *p >= 'A' && *p <= 'Z';
+    /* 42P01 undefined_table: an unquoted CREATE TABLE Orders made "orders" */
+    hfg_err_set(err, HFG_EINVAL, "%s: %s%s", st->shown, res_msg(r, st->conn, m, sizeof m),
+                upper && state && !strcmp(state, "42P01")
+                    ? " (table= is quoted as given, case and all: a table created without "
+                      "quotes has a lowercase name)"
+                    : "");
     PQclear(r);
     return HFG_EINVAL;
   }
@@ -171,6 +180,7 @@ static int pg_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
   pg_state *st = hfg_calloc(1, sizeof *st);
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   st->shown = u->shown;
+  st->table = u->table;
   hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
   io.format = HFG_INPUT_PG_TEXT;
   char m[256];

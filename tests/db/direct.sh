@@ -272,6 +272,15 @@ SQL
     "postgresql://pwuser:$SECRET@$PG_HOST:$closed/$PG_DB?table=orders"
   must_fail pg-missing-table "$pwshown?table=nosuch" "$pwuri?table=nosuch"
   must_fail pg-missing-column "$pwshown?query=SELECT+nosuch+FROM+orders" "$pwuri?query=SELECT+nosuch+FROM+orders"
+  # table= is quoted: a schema and a table whose names need it are read; the wrong case
+  # of a lowercase name fails with a hint at PostgreSQL's folding
+  pg_sql -c "CREATE SCHEMA \"Shop Two\"; CREATE TABLE \"Shop Two\".\"Mixed Orders\" AS SELECT * FROM orders; GRANT USAGE ON SCHEMA \"Shop Two\" TO pwuser; GRANT SELECT ON \"Shop Two\".\"Mixed Orders\" TO pwuser" >/dev/null
+  if build_ok pg-quoted-names "$T/pg-quoted-names" --rowkey '{id}' --map payload=- "$pwuri?table=Shop+Two.Mixed%20Orders"; then
+    same_files "pg: ?table=\"Shop Two\".\"Mixed Orders\"" "$T/pg-dump" "$T/pg-quoted-names"
+  fi
+  must_fail pg-table-case "$pwshown?table=Orders" "$pwuri?table=Orders"
+  grep -q "a table created without quotes has a lowercase name" "$T/pg-table-case.err" ||
+    fail "pg: ?table=Orders: no hint at the lowercase name: $(cat "$T/pg-table-case.err")"
   must_fail pg-missing-check-column "$pwshown?table=orders" --incremental append \
     --check-column nosuch --last-value 3 "$pwuri?table=orders"
   # the server's notices are not printed by the library (libpq's default printed them)
