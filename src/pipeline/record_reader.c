@@ -630,7 +630,7 @@ static int open_db(hfg_record_reader *r, const char *path) {
     return hfg_err_set(&r->err, HFG_EINVAL,
                        "%s: a database input names its own columns (no --no-header/--columns)",
                        r->name);
-  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, &r->db, &r->err);
+  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, r->cancel, &r->db, &r->err);
   if (rc) return rc;
   r->in_open = 1;
   size_t n;
@@ -731,6 +731,7 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
       (o.last_value && !(r->last_value = hfg_strdup(o.last_value))))
     goto nomem;
   r->npaths = npaths;
+  r->cancel = o.cancel;
   if (o.ncolumn_names) {
     for (size_t i = 0; i < o.ncolumn_names; i++)
       if (!o.column_names[i]) {

@@ -82,6 +82,7 @@
 #ifndef HFG_PIPELINE_RECORD_READER_H
 #define HFG_PIPELINE_RECORD_READER_H
 
+#include <signal.h> /* sig_atomic_t */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -133,9 +134,13 @@ typedef struct hfg_input_options {
    * check_column is > last_value (an integer; NULL: all rows); NULL: off. */
   const char *check_column;
   const char *last_value;
+  /* Database inputs: while the server is silent, a read gives up with
+   * HFG_ECANCELED within ~200 ms of *cancel becoming nonzero (the build's
+   * cancel flag: SIGINT/SIGTERM). NULL: waits as long as the server does. */
+  volatile sig_atomic_t *cancel;
 } hfg_input_options;
 
-#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
 /* One record. All pointers are borrowed: fields, raw and reason until the next
  * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */

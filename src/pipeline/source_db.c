@@ -312,7 +312,7 @@ static char *make_sql(const hfg_dbsrc *s, const char *check_column, const char *
 /* ---- public ---- */
 
 int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
-                   hfg_dbsrc **out, hfg_err *err) {
+                   volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err) {
   *out = NULL;
   hfg_dbsrc *s = hfg_calloc(1, sizeof *s);
   char shown[2048];
@@ -322,6 +322,7 @@ int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_v
     return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   }
   s->uri.shown = s->shown;
+  s->uri.cancel = cancel;
   s->check_idx = -1;
   char *sql = NULL;
   int rc = uri_parse(uri, &s->uri, err);

@@ -18,7 +18,9 @@
 #include "util/alloc.h"
 
 #ifdef HFG_HAVE_LIBPQ
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include "pipeline/record_dialect.h"
 
@@ -26,6 +28,7 @@
 
 typedef struct pg_state {
   PGconn *conn;
+  volatile sig_atomic_t *cancel; /* the job's cancel flag, NULL none */
   const char *shown;
   const char *table; /* table= as given, NULL for query= */
   hfg_dialect *d;
@@ -75,9 +78,67 @@ static const char *res_msg(PGresult *r, PGconn *c, char *buf, size_t cap) {
   return pg_msg(c, buf, cap);
 }
 
+/* The job was canceled while the server was silent: the server's query is
+ * canceled too (a cancel request on its own connection), HFG_ECANCELED. */
+static int canceled(pg_state *st, hfg_err *err) {
+  PGcancel *c = PQgetCancel(st->conn);
+  if (c) {
+    char eb[256];
+    PQcancel(c, eb, sizeof eb);
+    PQfreeCancel(c);
+  }
+  return hfg_err_set(err, HFG_ECANCELED, "%s: canceled while waiting for the server", st->shown);
+}
+
+/* Waits until the server sends something, looking at the cancel flag every
+ * 200 ms (libpq's own waits cannot be interrupted): 0, HFG_ECANCELED. */
+static int wait_input(pg_state *st, hfg_err *err) {
+  for (;;) {
+    if (st->cancel && *st->cancel) return canceled(st, err);
+    struct pollfd p = {PQsocket(st->conn), POLLIN, 0};
+    if (p.fd < 0) return 0; /* no connection: libpq reports it */
+    int n = poll(&p, 1, 200);
+    if (n > 0 || (n < 0 && errno != EINTR)) return 0; /* an error shows in the next read */
+  }
+}
+
+/* PQexec's work in steps that can be canceled: sends sql, waits for its
+ * first result into *out (NULL: libpq's error is in PQerrorMessage); unless
+ * that starts a COPY, reads the statement's remaining results. 0 or
+ * HFG_ECANCELED (*out NULL). */
+static int run(pg_state *st, const char *sql, PGresult **out, hfg_err *err) {
+  *out = NULL;
+  if (!PQsendQuery(st->conn, sql)) return 0;
+  int rc;
+  for (int first = 1;; first = 0) {
+    while (PQisBusy(st->conn)) {
+      if ((rc = wait_input(st, err))) {
+        PQclear(*out);
+        *out = NULL;
+        return rc;
+      }
+      if (!PQconsumeInput(st->conn)) {
+        PQclear(*out);
+        *out = NULL;
+        return 0;
+      }
+    }
+    PGresult *r = PQgetResult(st->conn);
+    if (!r) return 0;
+    if (first) {
+      *out = r;
+      if (PQresultStatus(r) == PGRES_COPY_OUT) return 0;
+    } else {
+      PQclear(r);
+    }
+  }
+}
+
 /* Runs a statement that returns no rows; 0 or an error in err. */
 static int exec_ok(pg_state *st, const char *sql, hfg_err *err) {
-  PGresult *r = PQexec(st->conn, sql);
+  PGresult *r;
+  int crc = run(st, sql, &r, err);
+  if (crc) return crc;
   int ok = r && (PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK);
   if (!ok) {
     char m[512];
@@ -125,8 +186,10 @@ static int pg_describe(pg_state *st, const char *sql, char ***names, size_t *n, 
   char *q = hfg_malloc(ql);
   if (!q) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   snprintf(q, ql, "SELECT * FROM (%s) AS hfg_d LIMIT 0", sql);
-  PGresult *r = PQexec(st->conn, q);
+  PGresult *r;
+  int crc = run(st, q, &r, err);
   hfg_free(q);
+  if (crc) return crc;
   if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
     char m[512];
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
@@ -181,6 +244,7 @@ static int pg_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   st->shown = u->shown;
   st->table = u->table;
+  st->cancel = u->cancel;
   hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
   io.format = HFG_INPUT_PG_TEXT;
   char m[256];
@@ -201,8 +265,10 @@ static int pg_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
     goto fail;
   }
   snprintf(q, ql, "COPY (%s) TO STDOUT", sql);
-  PGresult *r = PQexec(st->conn, q);
+  PGresult *r;
+  rc = run(st, q, &r, err);
   hfg_free(q);
+  if (rc) goto names;
   if (!r || PQresultStatus(r) != PGRES_COPY_OUT) {
     hfg_err_set(err, HFG_EINVAL, "%s: %s", u->shown, res_msg(r, st->conn, m, sizeof m));
     PQclear(r);
@@ -244,7 +310,13 @@ static long unhex(const char *p, size_t len, char *dst) {
 static int finish(pg_state *st, hfg_err *err) {
   PGresult *r;
   int rc = 0;
-  while ((r = PQgetResult(st->conn))) {
+  for (;;) {
+    while (PQisBusy(st->conn)) {
+      int wrc = wait_input(st, err);
+      if (wrc) return wrc;
+      if (!PQconsumeInput(st->conn)) break;
+    }
+    if (!(r = PQgetResult(st->conn))) break;
     if (!rc && PQresultStatus(r) != PGRES_COMMAND_OK) {
       char m[512], nn[300];
       rc = hfg_err_set(err, HFG_EIO, "%s: %s%s", st->shown, res_msg(r, st->conn, m, sizeof m),
@@ -264,7 +336,15 @@ static int pg_next(void *state, hfg_db_row *row, hfg_err *err) {
     st->row = NULL;
   }
   if (st->done) return 0;
-  int len = PQgetCopyData(st->conn, &st->row, 0);
+  int len;
+  while ((len = PQgetCopyData(st->conn, &st->row, 1)) == 0) { /* no whole row yet */
+    int rc = wait_input(st, err);
+    if (rc) return rc;
+    if (!PQconsumeInput(st->conn)) {
+      len = -2;
+      break;
+    }
+  }
   if (len == -1) {
     int rc = finish(st, err);
     return rc ? rc : 0;

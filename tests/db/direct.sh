@@ -118,6 +118,42 @@ dies_mid_read() {
   fi
 }
 
+# term_while_silent NAME URI ACTIVE_CMD: a build of URI (a query whose first row takes 60 s)
+# gets SIGTERM once ACTIVE_CMD says the query runs: it must stop within 10 s (exit 143,
+# "canceled while waiting for the server"), publish nothing, and (ACTIVE_CMD again) the
+# server's query must be gone within 10 s. It waited for the first row (a lock wait, a
+# long sort: forever) before.
+term_while_silent() {
+  local name=$1 uri=$2 active=$3
+  local out="$T/out-$name" i t0 t1 rc
+  "$H" build --rowkey '{id}' --out "$out" "$uri" >"$T/$name.out" 2>"$T/$name.err" &
+  local pid=$!
+  for i in $(seq 1 300); do [ "$($active)" != 0 ] && break; sleep 0.1; done
+  sleep 0.5
+  t0=$(date +%s)
+  kill -TERM $pid
+  for i in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+  t1=$(date +%s)
+  if kill -0 $pid 2>/dev/null; then
+    kill -9 $pid; wait $pid 2>/dev/null
+    fail "$name: still running 10 s after SIGTERM"
+    return
+  fi
+  wait $pid
+  rc=$?
+  local gone=0
+  for i in $(seq 1 100); do [ "$($active)" = 0 ] && { gone=1; break; }; sleep 0.1; done
+  if [ $rc -ne 143 ] || ! grep -q "interrupted by SIGTERM.*canceled while waiting for the server" "$T/$name.err"; then
+    fail "$name: exit $rc: $(cat "$T/$name.err")"
+  elif [ -e "$out/_SUCCESS" ] || [ -n "$(find "$out" -mindepth 2 -type f ! -name '_*' 2>/dev/null)" ]; then
+    fail "$name: something was published in $out"
+  elif [ $gone -ne 1 ]; then
+    fail "$name: the server still runs the query"
+  else
+    echo "ok: $name: stopped $(( t1 - t0 ))s after SIGTERM, the server's query gone"
+  fi
+}
+
 # incremental NAME URI_EVENTS INSERT_CMD...: run 1 (all rows), insert rows 31..60, run 2
 # (--last-value-from run 1), run 3 (nothing new); the union equals a full load.
 incremental() {
@@ -292,6 +328,11 @@ SQL
       echo "ok: pg: server notices are not printed"
     fi
   fi
+  # SIGTERM while the server is silent before the first row
+  pg_slow_active() { pg_sql -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(CASE%' AND pid <> pg_backend_pid()"; }
+  term_while_silent pg-term-while-silent \
+    "$pwuri?query=SELECT+g+AS+id,+pg_sleep(CASE+WHEN+g+%3D+1+THEN+60+ELSE+0+END)::text+AS+v+FROM+generate_series(1,+3)+g" \
+    pg_slow_active
   # the server goes away mid-read (last: it stays down)
   pg_active() { pg_sql -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()"; }
   pg_crash() { db_run "$PG_BIN/pg_ctl" -D "$PG_DATA" -m immediate -w stop >/dev/null 2>&1; }
@@ -357,6 +398,11 @@ else
   must_fail my-missing-column "$pwshown?query=SELECT+nosuch+FROM+orders" "$pwuri?query=SELECT+nosuch+FROM+orders"
   must_fail my-missing-check-column "$pwshown?table=orders" --incremental append \
     --check-column nosuch --last-value 3 "$pwuri?table=orders"
+  # SIGTERM while the server is silent before the first row (KILL QUERY ends it server-side)
+  my_slow_active() { mariadb_sql -e "SELECT count(*) FROM information_schema.processlist WHERE info LIKE '%seq = 1, SLEEP(60)%' AND id <> CONNECTION_ID()"; }
+  term_while_silent my-term-while-silent \
+    "$pwuri?query=SELECT+seq+AS+id,+IF(seq+%3D+1,+SLEEP(60),+0)+AS+v+FROM+seq_1_to_3" \
+    my_slow_active
   # the server goes away mid-read (last: it stays down)
   my_active() { mariadb_sql -e "SELECT count(*) FROM information_schema.processlist WHERE info LIKE '%SLEEP(60)%' AND id <> CONNECTION_ID()"; }
   my_crash() { kill -9 "$(cat "$MY_DIR/mysqld.pid")"; }

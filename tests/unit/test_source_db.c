@@ -78,7 +78,7 @@ TEST(integers) {
 static int refused(const char *uri, const char *check, const char *last, const char *want) {
   hfg_dbsrc *s = (hfg_dbsrc *)1;
   hfg_err e = {0};
-  int rc = hfg_dbsrc_open(uri, check, last, &s, &e);
+  int rc = hfg_dbsrc_open(uri, check, last, NULL, &s, &e);
   int ok = rc == HFG_EINVAL && s == NULL && strstr(e.msg, want) && !strstr(e.msg, "secret");
   if (!ok) fprintf(stderr, "  %s: rc %d: %s\n", uri, rc, e.msg);
   return ok;
