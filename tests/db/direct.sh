@@ -185,6 +185,8 @@ YAML
   elif ! cmp -s "$T/$name.union" "$T/$name.fullcells"; then
     fail "$name: the two incremental loads differ from the full load"
     diff "$T/$name.union" "$T/$name.fullcells" | head -5
+  elif ! grep -q "warning: no records were read (no row has id > 60): $o3 holds no HFiles" "$T/$name-inc3.err"; then
+    fail "$name: the quiet night's warning: $(cat "$T/$name-inc3.err")"
   elif ! grep -q '"incremental": {"mode": "append", "check_column": "id", "last_value": "30"}' "$o1/manifest.json" ||
        ! grep -q '"last_value": "60"' "$o2/manifest.json" || ! grep -q '"last_value": "60"' "$o3/manifest.json"; then
     fail "$name: manifest last values: $(grep -h incremental "$o1/manifest.json" "$o2/manifest.json" "$o3/manifest.json")"
