@@ -299,7 +299,10 @@ int cmd_build(int argc, char **argv) {
       fprintf(stderr, "hfilegen build: note: no --splits or --table: one region, so each file "
                       "spans every key; completebulkload splits such files at a pre-split "
                       "table's region boundaries (give --splits FILE or --table NAME)\n");
-    if (s.records_read == 0) /* also with --quiet: a nightly job may be handed an empty file */
+    if (s.records_read == 0 && o.check_column && o.last_value) /* a quiet night */
+      fprintf(stderr, "hfilegen build: warning: no records were read (no row has %s > %s): %s "
+                      "holds no HFiles\n", o.check_column, o.last_value, o.out_dir);
+    else if (s.records_read == 0) /* also with --quiet: a nightly job may be handed an empty file */
       fprintf(stderr, "hfilegen build: warning: no records were read (the inputs hold no more "
                       "than a header): %s holds no HFiles\n", o.out_dir);
     if (interrupted)

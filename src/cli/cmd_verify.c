@@ -147,6 +147,29 @@ static int is_dir(const char *p) {
   return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* 1 when dir is a finished hfilegen output that holds no HFile by design:
+ * _SUCCESS is there and manifest.json lists no file and no written record
+ * (a night of an incremental load with no new row, a table with no row). */
+static int empty_build(const char *dir) {
+  char *ok = join(dir, "_SUCCESS"), *mf = join(dir, "manifest.json");
+  struct stat st;
+  int empty = 0;
+  FILE *f = ok && mf && stat(ok, &st) == 0 && S_ISREG(st.st_mode) ? fopen(mf, "r") : NULL;
+  if (f) {
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    const char *files = strstr(text, "\"files\": [");
+    if (files) files += strlen("\"files\": [");
+    while (files && (*files == ' ' || *files == '\n')) files++;
+    empty = files && *files == ']' && strstr(text, "\"records_written\": 0,") != NULL;
+  }
+  hfg_free(ok);
+  hfg_free(mf);
+  return empty;
+}
+
 /* Collects <dir>/<family>/<file>; returns the number of HFiles found or -1. */
 static long walk_dir(vlist *l, const char *dir, int quiet) {
   size_t nf;
@@ -419,6 +442,8 @@ int cmd_verify(int argc, char **argv) {
       if (n < 0) {
         fprintf(stderr, "hfilegen verify: %s: cannot walk the directory\n", a);
         failed = 1;
+      } else if (n == 0 && empty_build(a)) {
+        printf("OK %s: no HFiles: the build wrote no rows (manifest.json), nothing to load\n", a);
       } else if (n == 0) {
         printf("FAIL %s: no HFiles found in the <dir>/<family>/<file> layout\n", a);
         failed = 1;

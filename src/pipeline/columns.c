@@ -29,6 +29,7 @@ void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io) 
   io->fields_enclosed_by = o->fields_enclosed_by;
   io->fields_escaped_by = o->fields_escaped_by;
   io->lines_terminated_by = o->lines_terminated_by;
+  io->cancel = o->cancel;
 }
 
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len) {

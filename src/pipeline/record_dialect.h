@@ -33,6 +33,12 @@
  *            (default empty) is NULL, a quoted one never is ("" is the empty
  *            string); an unquoted \. alone on a line ends the data.
  *
+ * An input that is an SQL script (mysqldump/mariadb-dump or pg_dump without
+ * the options that write rows, or a pg_dump archive) is refused at its
+ * first record (after a reset), a reject whose reason names the tool and the
+ * export to run instead ("the input is an SQL script written by pg_dump ...").
+ * Judged on the input's first 40 bytes (or all of a shorter one).
+ *
  * Records: blank lines are records here (a one-column table's empty value),
  * no byte order mark is dropped, and line numbers count LF bytes, the
  * record's first line. Malformed input (an escape at the end of the input,

@@ -72,7 +72,7 @@ int hfg_rr_open_db(hfg_record_reader *r, const char *path) {
     return hfg_err_set(&r->err, HFG_EINVAL,
                        "%s: a database input names its own columns (no --no-header/--columns)",
                        r->name);
-  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, &r->db, &r->err);
+  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, r->cancel, &r->db, &r->err);
   if (rc) return rc;
   r->in_open = 1;
   size_t n;

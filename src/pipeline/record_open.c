@@ -66,6 +66,7 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
       (o.last_value && !(r->last_value = hfg_strdup(o.last_value))))
     goto nomem;
   r->npaths = npaths;
+  r->cancel = o.cancel;
   if (o.ncolumn_names) {
     for (size_t i = 0; i < o.ncolumn_names; i++)
       if (!o.column_names[i]) {
@@ -100,6 +101,16 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
                o.check_column);
     return HFG_EINVAL;
   }
+  for (size_t i = 0; o.null_string && i < npaths; i++)
+    if (r->shown[i]) { /* a server tells its NULLs apart: no marker to compare */
+      if (errmsg && errlen)
+        snprintf(errmsg, errlen,
+                 "%s: a NULL string (--null-string) is for dump and CSV/TSV files; a database "
+                 "input's NULLs are the server's own",
+                 r->shown[i]);
+      hfg_record_reader_free(r);
+      return HFG_EINVAL;
+    }
   /* With headers, read until the first non-empty input gave one, so that
    * columns() is ready. */
   int rc = 0;

@@ -93,6 +93,7 @@
 #ifndef HFG_PIPELINE_RECORD_READER_H
 #define HFG_PIPELINE_RECORD_READER_H
 
+#include <signal.h> /* sig_atomic_t */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -129,7 +130,8 @@ typedef struct hfg_input_options {
                               without, they are the columns. Copied at open. */
   /* NULL marker: a field whose raw bytes (unquoted in CSV, before unescaping
    * in the dump dialects) equal it has is_null set. NULL: the format's own
-   * (none for CSV/TSV, see record_dialect.h for the others). */
+   * (none for CSV/TSV, see record_dialect.h for the others). Refused (open
+   * fails) when an input is a database URI, whose NULLs are the server's. */
   const char *null_string;
   /* Dump dialect options (record_dialect.h), NULL for the defaults: mysql's
    * FIELDS TERMINATED BY / ENCLOSED BY / ESCAPED BY and LINES TERMINATED BY
@@ -143,9 +145,13 @@ typedef struct hfg_input_options {
    * check_column is > last_value (an integer; NULL: all rows); NULL: off. */
   const char *check_column;
   const char *last_value;
+  /* Database inputs: while the server is silent, a read gives up with
+   * HFG_ECANCELED within ~200 ms of *cancel becoming nonzero (the build's
+   * cancel flag: SIGINT/SIGTERM). NULL: waits as long as the server does. */
+  volatile sig_atomic_t *cancel;
 } hfg_input_options;
 
-#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
 /* One record. All pointers are borrowed: fields, raw and reason until the next
  * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */

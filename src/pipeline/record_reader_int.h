@@ -68,6 +68,7 @@ struct hfg_record_reader {
   hfg_dbsrc *db;        /* the open database input, NULL for a file */
   char *check_column, *last_value;
   char check_max[48];   /* largest check value of closed database inputs, "" none */
+  volatile sig_atomic_t *cancel; /* opts.cancel, for database inputs */
 
   /* A part reader (record_part.c, parallel ingest): one plain file from byte
    * part_start (0: its start, header and all), line part_line there; it ends

@@ -39,7 +39,12 @@ static size_t scheme_len(const char *p, int *kind) {
 int hfg_db_is_uri(const char *path) { return path && scheme_len(path, NULL) > 0; }
 
 /* The authority's user:password@ part, if any: [*a, *at) with the ':' at
- * *colon (NULL when no password). */
+ * *colon (NULL when no password). It ends at the last '@' before the path;
+ * failing that (a password holding an unencoded '/', '?' or '#', which ends
+ * the authority), at the last '@' before the first '?', or at the first '@'
+ * after it when no '=' or '&' comes between them (a query's "a@b" has its
+ * parameter's '=' before it), provided a ':' shows a password before it: so
+ * that such a password is never shown, and is still read as one. */
 static void userinfo(const char *uri, const char **a, const char **colon, const char **at) {
   *a = uri + scheme_len(uri, NULL);
   size_t end = strcspn(*a, "/?#");
@@ -50,6 +55,21 @@ static void userinfo(const char *uri, const char **a, const char **colon, const 
       *at = *a + i;
       break;
     }
+  if (!*at) {
+    size_t q = strcspn(*a, "?");
+    const char *cand = NULL;
+    for (size_t i = q; i-- > 0;)
+      if ((*a)[i] == '@') {
+        cand = *a + i;
+        break;
+      }
+    if (!cand && (*a)[q] == '?') {
+      const char *x = *a + q + 1;
+      size_t k = strcspn(x, "@=&");
+      if (x[k] == '@') cand = x + k;
+    }
+    if (cand && memchr(*a, ':', (size_t)(cand - *a))) *at = cand;
+  }
   if (!*at) return;
   const char *c = memchr(*a, ':', (size_t)(*at - *a));
   *colon = c;
@@ -224,6 +244,12 @@ static int uri_parse(const char *uri, hfg_db_uri *u, hfg_err *err) {
   if (!u->table && !u->query)
     return hfg_err_set(err, HFG_EINVAL, "%s: name the rows: ?table=NAME or ?query=SELECT...",
                        u->shown);
+  if (u->query) { /* without the statement's own trailing ';' (and blanks), which a derived
+                   * table cannot hold: "SELECT * FROM orders;" is the query meant */
+    size_t ql = strlen(u->query);
+    while (ql && strchr("; \t\r\n", u->query[ql - 1])) ql--;
+    u->query[ql] = '\0';
+  }
   if ((u->table && !*u->table) || (u->query && !*u->query))
     return hfg_err_set(err, HFG_EINVAL, "%s: empty table= or query=", u->shown);
   if (!u->db) return hfg_err_set(err, HFG_EINVAL, "%s: no database (.../DB?table=...)", u->shown);
@@ -286,7 +312,7 @@ static char *make_sql(const hfg_dbsrc *s, const char *check_column, const char *
 /* ---- public ---- */
 
 int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
-                   hfg_dbsrc **out, hfg_err *err) {
+                   volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err) {
   *out = NULL;
   hfg_dbsrc *s = hfg_calloc(1, sizeof *s);
   char shown[2048];
@@ -296,6 +322,7 @@ int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_v
     return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   }
   s->uri.shown = s->shown;
+  s->uri.cancel = cancel;
   s->check_idx = -1;
   char *sql = NULL;
   int rc = uri_parse(uri, &s->uri, err);

@@ -56,6 +56,7 @@
 #ifndef HFG_PIPELINE_SOURCE_DB_H
 #define HFG_PIPELINE_SOURCE_DB_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,12 +79,17 @@ int hfg_db_int_greater(const char *a, size_t alen, const char *b, size_t blen);
 typedef struct hfg_dbsrc hfg_dbsrc;
 
 /* Connects, starts the snapshot and the query. check_column/last_value: see
- * "Incremental" (NULL: off / no lower bound). Returns 0, or HFG_EINVAL (bad
+ * "Incremental" (NULL: off / no lower bound). cancel (NULL: none): every wait
+ * for the server (the query's start, the next row) looks at it every 200 ms
+ * and, once it is nonzero, gives up with HFG_ECANCELED (the server's query
+ * is canceled too, or its connection cut): a SIGTERM during a lock wait or a
+ * long sort ends the job at once, not when the first row comes (the
+ * connection itself is bounded by connect_timeout). Returns 0, or HFG_EINVAL (bad
  * URI, built without that client library, a missing table or column, or the
  * server refusing the query), HFG_EIO (cannot connect, authentication), or
  * HFG_ENOMEM, with the message in err naming the redacted URI. */
 int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
-                   hfg_dbsrc **out, hfg_err *err);
+                   volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err);
 
 /* The result set's column names and their count; valid until free. */
 const char *const *hfg_dbsrc_columns(const hfg_dbsrc *s, size_t *n);
@@ -93,7 +99,8 @@ const char *hfg_dbsrc_name(const hfg_dbsrc *s);
 
 /* Next row into rec (pointers borrowed until the next call): 1 a row, 0 the
  * end (the transaction is committed), HFG_EPARSE a row that could not be
- * parsed (rec->reason), other < 0 fatal with the message in err. */
+ * parsed (rec->reason), HFG_ECANCELED (see open), other < 0 fatal with the
+ * message in err. */
 int hfg_dbsrc_next(hfg_dbsrc *s, hfg_record *rec, hfg_err *err);
 
 /* Bytes received from the server for the rows so far. */
@@ -115,6 +122,7 @@ typedef struct hfg_db_uri {
   char **keys, **vals;   /* the other parameters */
   size_t nparams;
   const char *shown;     /* redacted URI, for messages */
+  volatile sig_atomic_t *cancel; /* hfg_dbsrc_open's, NULL none */
 } hfg_db_uri;
 
 typedef struct hfg_db_backend hfg_db_backend;

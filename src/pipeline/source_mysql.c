@@ -24,9 +24,13 @@
 
 #ifdef HFG_HAVE_MARIADB
 #include <mysql.h>
+#include <poll.h>
 
 typedef struct my_state {
   MYSQL *m;
+  volatile sig_atomic_t *cancel; /* the job's cancel flag, NULL none */
+  const hfg_db_uri *u;           /* for the connection that kills a canceled query */
+  int cut;                       /* mariadb_cancel done: the connection is dead */
   MYSQL_RES *res;
   const char *shown;
   size_t ncols;
@@ -39,6 +43,61 @@ typedef struct my_state {
 
 static int my_fail(my_state *st, int code, const char *what, hfg_err *err) {
   return hfg_err_set(err, code, "%s: %s%s%s", st->shown, what, *what ? ": " : "", mysql_error(st->m));
+}
+
+/* The query and the row reads run on the client library's non-blocking API
+ * so that a canceled job (SIGINT/SIGTERM) stops while the server is silent
+ * (a lock wait, a long sort before the first row): my_wait polls what the
+ * library waits for in 200 ms steps, looking at the cancel flag. Returns the
+ * status to continue with, or -1 when canceled (the connection is then cut:
+ * the server ends the query when it next writes to it). */
+/* KILL QUERY for this connection's statement, from a second connection with
+ * the same account (anyone may kill their own), so that a canceled job does
+ * not leave its query running on the server. Best effort. */
+static void kill_query(my_state *st) {
+  MYSQL *k = mysql_init(NULL);
+  if (!k) return;
+  unsigned t = 5;
+  mysql_options(k, MYSQL_OPT_CONNECT_TIMEOUT, &t);
+  mysql_options(k, MYSQL_READ_DEFAULT_GROUP, "client");
+  unsigned port = st->u->port ? (unsigned)strtoul(st->u->port, NULL, 10) : 0;
+  if (mysql_real_connect(k, st->u->host, st->u->user, st->u->password, NULL, port, NULL, 0)) {
+    char q[64];
+    snprintf(q, sizeof q, "KILL QUERY %lu", mysql_thread_id(st->m));
+    mysql_real_query(k, q, strlen(q));
+  }
+  mysql_close(k);
+}
+
+static int my_wait(my_state *st, int status) {
+  long left = (status & MYSQL_WAIT_TIMEOUT) ? (long)mysql_get_timeout_value_ms(st->m) : -1;
+  for (;;) {
+    if (st->cancel && *st->cancel) {
+      kill_query(st);
+      mariadb_cancel(st->m);
+      st->cut = 1;
+      return -1;
+    }
+    struct pollfd p = {mysql_get_socket(st->m), 0, 0};
+    if (status & MYSQL_WAIT_READ) p.events |= POLLIN;
+    if (status & MYSQL_WAIT_WRITE) p.events |= POLLOUT;
+    if (status & MYSQL_WAIT_EXCEPT) p.events |= POLLPRI;
+    int t = left >= 0 && left < 200 ? (int)left : 200;
+    int n = poll(&p, 1, t);
+    if (n > 0) {
+      int s = 0;
+      if (p.revents & (POLLIN | POLLERR | POLLHUP)) s |= MYSQL_WAIT_READ;
+      if (p.revents & (POLLOUT | POLLERR | POLLHUP)) s |= MYSQL_WAIT_WRITE;
+      if (p.revents & POLLPRI) s |= MYSQL_WAIT_EXCEPT;
+      s &= status;
+      return s ? s : status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT);
+    }
+    if (n == 0 && left >= 0 && (left -= t) <= 0) return MYSQL_WAIT_TIMEOUT;
+  }
+}
+
+static int my_canceled(my_state *st, hfg_err *err) {
+  return hfg_err_set(err, HFG_ECANCELED, "%s: canceled while waiting for the server", st->shown);
 }
 
 static int my_exec(my_state *st, const char *sql, hfg_err *err) {
@@ -54,7 +113,7 @@ static void my_close(void *state) {
   if (st->res) {
     /* freeing an unfinished streamed result would read every remaining row:
      * cut the connection first */
-    if (!st->done) mariadb_cancel(st->m);
+    if (!st->done && !st->cut) mariadb_cancel(st->m);
     mysql_free_result(st->res);
   }
   if (st->m) mysql_close(st->m); /* an unfinished transaction is rolled back */
@@ -69,6 +128,8 @@ static int my_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
   my_state *st = hfg_calloc(1, sizeof *st);
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   st->shown = u->shown;
+  st->cancel = u->cancel;
+  st->u = u;
   int rc = 0;
   unsigned timeout = 10;
   for (size_t i = 0; i < u->nparams; i++) {
@@ -89,6 +150,7 @@ static int my_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
     goto fail;
   }
   mysql_options(st->m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+  mysql_options(st->m, MYSQL_OPT_NONBLOCK, 0); /* for my_wait; blocking calls still work */
   /* the [client] group of the option files, as the mysql/mariadb tools read it */
   mysql_options(st->m, MYSQL_READ_DEFAULT_GROUP, "client");
   unsigned port = u->port ? (unsigned)strtoul(u->port, NULL, 10) : 0;
@@ -100,7 +162,15 @@ static int my_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
       (rc = my_exec(st, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", err)) ||
       (rc = my_exec(st, "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY", err)))
     goto fail;
-  if (mysql_real_query(st->m, sql, strlen(sql))) {
+  int qret = 0, qs = mysql_real_query_start(&qret, st->m, sql, strlen(sql));
+  while (qs) {
+    if ((qs = my_wait(st, qs)) < 0) {
+      rc = my_canceled(st, err);
+      goto fail;
+    }
+    qs = mysql_real_query_cont(&qret, st->m, qs);
+  }
+  if (qret) {
     rc = my_fail(st, HFG_EINVAL, "", err);
     goto fail;
   }
@@ -137,7 +207,12 @@ fail:
 static int my_next(void *state, hfg_db_row *row, hfg_err *err) {
   my_state *st = state;
   if (st->done) return 0;
-  MYSQL_ROW r = mysql_fetch_row(st->res);
+  MYSQL_ROW r = NULL;
+  int fs = mysql_fetch_row_start(&r, st->res);
+  while (fs) {
+    if ((fs = my_wait(st, fs)) < 0) return my_canceled(st, err);
+    fs = mysql_fetch_row_cont(&r, st->res, fs);
+  }
   if (!r) {
     if (mysql_errno(st->m)) return my_fail(st, HFG_EIO, "reading the rows", err);
     st->done = 1;

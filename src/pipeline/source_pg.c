@@ -18,7 +18,9 @@
 #include "util/alloc.h"
 
 #ifdef HFG_HAVE_LIBPQ
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include "pipeline/record_dialect.h"
 
@@ -26,7 +28,9 @@
 
 typedef struct pg_state {
   PGconn *conn;
+  volatile sig_atomic_t *cancel; /* the job's cancel flag, NULL none */
   const char *shown;
+  const char *table; /* table= as given, NULL for query= */
   hfg_dialect *d;
   int *is_bytea;  /* per column */
   size_t ncols;
@@ -36,7 +40,24 @@ typedef struct pg_state {
   size_t scap;
   int done;
   uint64_t bytes;
+  char notice[256]; /* the server's last NOTICE/WARNING, for a read error's message */
 } pg_state;
+
+/* libpq's default prints notices on stderr; this library prints nothing: the
+ * last one is kept ("terminating connection due to immediate shutdown" comes
+ * as a WARNING just before the connection closes) and named in a read error. */
+static void on_notice(void *arg, const PGresult *r) {
+  pg_state *st = arg;
+  const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+  if (m) snprintf(st->notice, sizeof st->notice, "%s", m);
+}
+
+/* " (the server said: ...)" for the last notice, or "" */
+static const char *notice_note(const pg_state *st, char *buf, size_t cap) {
+  if (!st->notice[0]) return "";
+  snprintf(buf, cap, " (the server said: %s)", st->notice);
+  return buf;
+}
 
 /* libpq's message without its trailing newline */
 static const char *pg_msg(PGconn *c, char *buf, size_t cap) {
@@ -57,9 +78,67 @@ static const char *res_msg(PGresult *r, PGconn *c, char *buf, size_t cap) {
   return pg_msg(c, buf, cap);
 }
 
+/* The job was canceled while the server was silent: the server's query is
+ * canceled too (a cancel request on its own connection), HFG_ECANCELED. */
+static int canceled(pg_state *st, hfg_err *err) {
+  PGcancel *c = PQgetCancel(st->conn);
+  if (c) {
+    char eb[256];
+    PQcancel(c, eb, sizeof eb);
+    PQfreeCancel(c);
+  }
+  return hfg_err_set(err, HFG_ECANCELED, "%s: canceled while waiting for the server", st->shown);
+}
+
+/* Waits until the server sends something, looking at the cancel flag every
+ * 200 ms (libpq's own waits cannot be interrupted): 0, HFG_ECANCELED. */
+static int wait_input(pg_state *st, hfg_err *err) {
+  for (;;) {
+    if (st->cancel && *st->cancel) return canceled(st, err);
+    struct pollfd p = {PQsocket(st->conn), POLLIN, 0};
+    if (p.fd < 0) return 0; /* no connection: libpq reports it */
+    int n = poll(&p, 1, 200);
+    if (n > 0 || (n < 0 && errno != EINTR)) return 0; /* an error shows in the next read */
+  }
+}
+
+/* PQexec's work in steps that can be canceled: sends sql, waits for its
+ * first result into *out (NULL: libpq's error is in PQerrorMessage); unless
+ * that starts a COPY, reads the statement's remaining results. 0 or
+ * HFG_ECANCELED (*out NULL). */
+static int run(pg_state *st, const char *sql, PGresult **out, hfg_err *err) {
+  *out = NULL;
+  if (!PQsendQuery(st->conn, sql)) return 0;
+  int rc;
+  for (int first = 1;; first = 0) {
+    while (PQisBusy(st->conn)) {
+      if ((rc = wait_input(st, err))) {
+        PQclear(*out);
+        *out = NULL;
+        return rc;
+      }
+      if (!PQconsumeInput(st->conn)) {
+        PQclear(*out);
+        *out = NULL;
+        return 0;
+      }
+    }
+    PGresult *r = PQgetResult(st->conn);
+    if (!r) return 0;
+    if (first) {
+      *out = r;
+      if (PQresultStatus(r) == PGRES_COPY_OUT) return 0;
+    } else {
+      PQclear(r);
+    }
+  }
+}
+
 /* Runs a statement that returns no rows; 0 or an error in err. */
 static int exec_ok(pg_state *st, const char *sql, hfg_err *err) {
-  PGresult *r = PQexec(st->conn, sql);
+  PGresult *r;
+  int crc = run(st, sql, &r, err);
+  if (crc) return crc;
   int ok = r && (PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK);
   if (!ok) {
     char m[512];
@@ -97,6 +176,7 @@ static int pg_connect(const hfg_db_uri *u, pg_state *st, hfg_err *err) {
     return hfg_err_set(err, HFG_EIO, "%s: cannot connect: %s", st->shown,
                        pg_msg(st->conn, m, sizeof m));
   }
+  PQsetNoticeReceiver(st->conn, on_notice, st);
   return 0;
 }
 
@@ -106,11 +186,21 @@ static int pg_describe(pg_state *st, const char *sql, char ***names, size_t *n, 
   char *q = hfg_malloc(ql);
   if (!q) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   snprintf(q, ql, "SELECT * FROM (%s) AS hfg_d LIMIT 0", sql);
-  PGresult *r = PQexec(st->conn, q);
+  PGresult *r;
+  int crc = run(st, q, &r, err);
   hfg_free(q);
+  if (crc) return crc;
   if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
     char m[512];
-    hfg_err_set(err, HFG_EINVAL, "%s: %s", st->shown, res_msg(r, st->conn, m, sizeof m));
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    int upper = 0;
+    for (const char *p = st->table; p && *p; p++) upper |= *p >= 'A' && *p <= 'Z';
+    /* 42P01 undefined_table: an unquoted CREATE TABLE Orders made "orders" */
+    hfg_err_set(err, HFG_EINVAL, "%s: %s%s", st->shown, res_msg(r, st->conn, m, sizeof m),
+                upper && state && !strcmp(state, "42P01")
+                    ? " (table= is quoted as given, case and all: a table created without "
+                      "quotes has a lowercase name)"
+                    : "");
     PQclear(r);
     return HFG_EINVAL;
   }
@@ -153,6 +243,8 @@ static int pg_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
   pg_state *st = hfg_calloc(1, sizeof *st);
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   st->shown = u->shown;
+  st->table = u->table;
+  st->cancel = u->cancel;
   hfg_input_options io = HFG_INPUT_OPTIONS_INIT;
   io.format = HFG_INPUT_PG_TEXT;
   char m[256];
@@ -173,8 +265,10 @@ static int pg_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
     goto fail;
   }
   snprintf(q, ql, "COPY (%s) TO STDOUT", sql);
-  PGresult *r = PQexec(st->conn, q);
+  PGresult *r;
+  rc = run(st, q, &r, err);
   hfg_free(q);
+  if (rc) goto names;
   if (!r || PQresultStatus(r) != PGRES_COPY_OUT) {
     hfg_err_set(err, HFG_EINVAL, "%s: %s", u->shown, res_msg(r, st->conn, m, sizeof m));
     PQclear(r);
@@ -216,10 +310,17 @@ static long unhex(const char *p, size_t len, char *dst) {
 static int finish(pg_state *st, hfg_err *err) {
   PGresult *r;
   int rc = 0;
-  while ((r = PQgetResult(st->conn))) {
+  for (;;) {
+    while (PQisBusy(st->conn)) {
+      int wrc = wait_input(st, err);
+      if (wrc) return wrc;
+      if (!PQconsumeInput(st->conn)) break;
+    }
+    if (!(r = PQgetResult(st->conn))) break;
     if (!rc && PQresultStatus(r) != PGRES_COMMAND_OK) {
-      char m[512];
-      rc = hfg_err_set(err, HFG_EIO, "%s: %s", st->shown, res_msg(r, st->conn, m, sizeof m));
+      char m[512], nn[300];
+      rc = hfg_err_set(err, HFG_EIO, "%s: %s%s", st->shown, res_msg(r, st->conn, m, sizeof m),
+                       notice_note(st, nn, sizeof nn));
     }
     PQclear(r);
   }
@@ -235,15 +336,23 @@ static int pg_next(void *state, hfg_db_row *row, hfg_err *err) {
     st->row = NULL;
   }
   if (st->done) return 0;
-  int len = PQgetCopyData(st->conn, &st->row, 0);
+  int len;
+  while ((len = PQgetCopyData(st->conn, &st->row, 1)) == 0) { /* no whole row yet */
+    int rc = wait_input(st, err);
+    if (rc) return rc;
+    if (!PQconsumeInput(st->conn)) {
+      len = -2;
+      break;
+    }
+  }
   if (len == -1) {
     int rc = finish(st, err);
     return rc ? rc : 0;
   }
   if (len < 0) {
-    char m[512];
-    return hfg_err_set(err, HFG_EIO, "%s: reading the rows: %s", st->shown,
-                       pg_msg(st->conn, m, sizeof m));
+    char m[512], nn[300];
+    return hfg_err_set(err, HFG_EIO, "%s: reading the rows: %s%s", st->shown,
+                       pg_msg(st->conn, m, sizeof m), notice_note(st, nn, sizeof nn));
   }
   st->bytes += (uint64_t)len;
   hfg_dialect_step s;

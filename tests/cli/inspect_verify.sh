@@ -182,6 +182,21 @@ mkdir -p "$TMP/nothing/cf"
 run "$H" verify "$TMP/nothing"
 rc_is 1 "verify empty dir"
 has "$OUT" "no HFiles found" "verify empty dir"
+# a finished build that wrote no row (a nightly incremental load with nothing new) passes:
+# the nightly "build && verify && completebulkload" must not fail on a quiet night
+printf 'id,v\n' >"$TMP/header_only.csv"
+"$H" build --quiet --rowkey '{id}' --out "$TMP/quiet_night" "$TMP/header_only.csv" 2>/dev/null ||
+  fail "build of a header-only input"
+run "$H" verify "$TMP/quiet_night"
+rc_is 0 "verify a build that wrote no row"
+has "$OUT" "OK $TMP/quiet_night: no HFiles: the build wrote no rows (manifest.json), nothing to load" "verify a build that wrote no row"
+# ... but not one whose manifest lists files that are gone
+"$H" build --quiet --rowkey '{id}' --out "$TMP/lost_files" "$SRC/samples/orders.csv" 2>/dev/null ||
+  fail "build of the sample"
+rm -f "$TMP"/lost_files/*/[0-9a-f]*
+run "$H" verify "$TMP/lost_files"
+rc_is 1 "verify a build whose files were removed"
+has "$OUT" "no HFiles found" "verify a build whose files were removed"
 
 # ---- --splits ----
 printf 'hudi-key-000005000\n\nzzz\n' >"$TMP/splits.txt"

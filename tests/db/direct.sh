@@ -10,6 +10,8 @@
 #       twice; a third with nothing new reads nothing and keeps the last value;
 #   bad input (wrong password, a closed port, a missing table, a missing column) fails in
 #   bounded time with a message naming the URI without its password, nothing published;
+#   so does a server killed mid-read (its last notice named, not printed); a ?query= may
+#   end in ';';
 #   the password never reaches a message, the rejects file or the manifest;
 #   plan, lint and splits --algo sample read the same URIs.
 #
@@ -35,6 +37,7 @@ skip_loudly() {
 cells() { # cells OUT_DIR: every cell of every family file, sorted
   local f
   for f in "$1"/*/*; do
+    [ -e "$f" ] || continue # a night that read no row wrote no file
     case "$f" in */_*) continue ;; esac
     "$H" inspect --cells --tsv "$f"
   done | LC_ALL=C sort
@@ -90,6 +93,67 @@ must_fail() {
   fi
 }
 
+# dies_mid_read NAME URI SHOWN ACTIVE_CMD KILL_CMD: a build of URI (a query that sleeps
+# half-way through its rows) while the server is killed, once ACTIVE_CMD says the query
+# runs: it fails naming SHOWN and the lost connection, publishes nothing, prints no
+# server notice of its own.
+dies_mid_read() {
+  local name=$1 uri=$2 shown=$3 active=$4 kill=$5
+  local out="$T/out-$name" i
+  ( for i in $(seq 1 300); do [ "$($active)" != 0 ] && break; sleep 0.1; done; sleep 0.5; $kill ) &
+  local killer=$!
+  timeout 120 "$H" build --rowkey '{id}' --out "$out" --threads 1 "$uri" >"$T/$name.out" 2>"$T/$name.err"
+  local rc=$?
+  wait $killer
+  if [ $rc -ne 1 ]; then
+    fail "$name: exit $rc, expected 1 ($(head -3 "$T/$name.err"))"
+  elif ! grep -qF -- "FAILED: $shown" "$T/$name.err" || ! grep -q "reading the rows" "$T/$name.err"; then
+    fail "$name: the message does not name $shown and the read: $(cat "$T/$name.err")"
+  elif grep -q '^WARNING\|^FATAL\|^NOTICE' "$T/$name.err"; then
+    fail "$name: a server notice was printed: $(cat "$T/$name.err")"
+  elif [ -e "$out/_SUCCESS" ] || [ -n "$(find "$out" -mindepth 2 -type f ! -name '_*' 2>/dev/null)" ]; then
+    fail "$name: something was published in $out"
+  else
+    echo "ok: $name: $(head -1 "$T/$name.err" | cut -c1-220)"
+  fi
+}
+
+# term_while_silent NAME URI ACTIVE_CMD: a build of URI (a query whose first row takes 60 s)
+# gets SIGTERM once ACTIVE_CMD says the query runs: it must stop within 10 s (exit 143,
+# "canceled while waiting for the server"), publish nothing, and (ACTIVE_CMD again) the
+# server's query must be gone within 10 s. It waited for the first row (a lock wait, a
+# long sort: forever) before.
+term_while_silent() {
+  local name=$1 uri=$2 active=$3
+  local out="$T/out-$name" i t0 t1 rc
+  "$H" build --rowkey '{id}' --out "$out" "$uri" >"$T/$name.out" 2>"$T/$name.err" &
+  local pid=$!
+  for i in $(seq 1 300); do [ "$($active)" != 0 ] && break; sleep 0.1; done
+  sleep 0.5
+  t0=$(date +%s)
+  kill -TERM $pid
+  for i in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+  t1=$(date +%s)
+  if kill -0 $pid 2>/dev/null; then
+    kill -9 $pid; wait $pid 2>/dev/null
+    fail "$name: still running 10 s after SIGTERM"
+    return
+  fi
+  wait $pid
+  rc=$?
+  local gone=0
+  for i in $(seq 1 100); do [ "$($active)" = 0 ] && { gone=1; break; }; sleep 0.1; done
+  if [ $rc -ne 143 ] || ! grep -q "interrupted by SIGTERM.*canceled while waiting for the server" "$T/$name.err"; then
+    fail "$name: exit $rc: $(cat "$T/$name.err")"
+  elif [ -e "$out/_SUCCESS" ] || [ -n "$(find "$out" -mindepth 2 -type f ! -name '_*' 2>/dev/null)" ]; then
+    fail "$name: something was published in $out"
+  elif [ $gone -ne 1 ]; then
+    fail "$name: the server still runs the query"
+  else
+    echo "ok: $name: stopped $(( t1 - t0 ))s after SIGTERM, the server's query gone"
+  fi
+}
+
 # incremental NAME URI_EVENTS INSERT_CMD...: run 1 (all rows), insert rows 31..60, run 2
 # (--last-value-from run 1), run 3 (nothing new); the union equals a full load.
 incremental() {
@@ -121,6 +185,8 @@ YAML
   elif ! cmp -s "$T/$name.union" "$T/$name.fullcells"; then
     fail "$name: the two incremental loads differ from the full load"
     diff "$T/$name.union" "$T/$name.fullcells" | head -5
+  elif ! grep -q "warning: no records were read (no row has id > 60): $o3 holds no HFiles" "$T/$name-inc3.err"; then
+    fail "$name: the quiet night's warning: $(cat "$T/$name-inc3.err")"
   elif ! grep -q '"incremental": {"mode": "append", "check_column": "id", "last_value": "30"}' "$o1/manifest.json" ||
        ! grep -q '"last_value": "60"' "$o2/manifest.json" || ! grep -q '"last_value": "60"' "$o3/manifest.json"; then
     fail "$name: manifest last values: $(grep -h incremental "$o1/manifest.json" "$o2/manifest.json" "$o3/manifest.json")"
@@ -175,6 +241,10 @@ SQL
   pwshown="postgresql://pwuser@$PG_HOST:$PG_PORT/$PG_DB"
   if build_ok pg-query "$T/pg-query" --rowkey '{id}' --map payload=- "$pwuri?query=SELECT+*+FROM+orders+WHERE+id+%3E+0"; then
     same_files "pg: ?query= with a password" "$T/pg-dump" "$T/pg-query"
+  fi
+  # a query as psql takes it, ending in ';' (a derived table cannot hold one: it is dropped)
+  if build_ok pg-query-semicolon "$T/pg-query-semicolon" --rowkey '{id}' --map payload=- "$pwuri?query=SELECT+*+FROM+orders+WHERE+id+%3E+0;%0A"; then
+    same_files "pg: ?query= ending in ';'" "$T/pg-dump" "$T/pg-query-semicolon"
   fi
   # every value as the server reports it, bytea as its bytes
   sed "s/coalesce(encode(convert_to(payload::text, 'UTF8'), 'hex'), '-')/coalesce(encode(payload, 'hex'), '-')/" \
@@ -240,8 +310,37 @@ SQL
     "postgresql://pwuser:$SECRET@$PG_HOST:$closed/$PG_DB?table=orders"
   must_fail pg-missing-table "$pwshown?table=nosuch" "$pwuri?table=nosuch"
   must_fail pg-missing-column "$pwshown?query=SELECT+nosuch+FROM+orders" "$pwuri?query=SELECT+nosuch+FROM+orders"
+  # table= is quoted: a schema and a table whose names need it are read; the wrong case
+  # of a lowercase name fails with a hint at PostgreSQL's folding
+  pg_sql -c "CREATE SCHEMA \"Shop Two\"; CREATE TABLE \"Shop Two\".\"Mixed Orders\" AS SELECT * FROM orders; GRANT USAGE ON SCHEMA \"Shop Two\" TO pwuser; GRANT SELECT ON \"Shop Two\".\"Mixed Orders\" TO pwuser" >/dev/null
+  if build_ok pg-quoted-names "$T/pg-quoted-names" --rowkey '{id}' --map payload=- "$pwuri?table=Shop+Two.Mixed%20Orders"; then
+    same_files "pg: ?table=\"Shop Two\".\"Mixed Orders\"" "$T/pg-dump" "$T/pg-quoted-names"
+  fi
+  must_fail pg-table-case "$pwshown?table=Orders" "$pwuri?table=Orders"
+  grep -q "a table created without quotes has a lowercase name" "$T/pg-table-case.err" ||
+    fail "pg: ?table=Orders: no hint at the lowercase name: $(cat "$T/pg-table-case.err")"
   must_fail pg-missing-check-column "$pwshown?table=orders" --incremental append \
     --check-column nosuch --last-value 3 "$pwuri?table=orders"
+  # the server's notices are not printed by the library (libpq's default printed them)
+  pg_sql -c "CREATE FUNCTION noisy(i bigint) RETURNS bigint LANGUAGE plpgsql AS \$\$ BEGIN RAISE WARNING 'row % is noisy', i; RETURN i; END \$\$" >/dev/null
+  if build_ok pg-notices "$T/pg-notices" --rowkey '{id}' "$base?query=SELECT+noisy(id)+AS+id,status+FROM+orders"; then
+    if grep -q "noisy" "$T/pg-notices.err" "$T/pg-notices.summary"; then
+      fail "pg: server notices printed: $(head -2 "$T/pg-notices.err")"
+    else
+      echo "ok: pg: server notices are not printed"
+    fi
+  fi
+  # SIGTERM while the server is silent before the first row
+  pg_slow_active() { pg_sql -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(CASE%' AND pid <> pg_backend_pid()"; }
+  term_while_silent pg-term-while-silent \
+    "$pwuri?query=SELECT+g+AS+id,+pg_sleep(CASE+WHEN+g+%3D+1+THEN+60+ELSE+0+END)::text+AS+v+FROM+generate_series(1,+3)+g" \
+    pg_slow_active
+  # the server goes away mid-read (last: it stays down)
+  pg_active() { pg_sql -c "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()"; }
+  pg_crash() { db_run "$PG_BIN/pg_ctl" -D "$PG_DATA" -m immediate -w stop >/dev/null 2>&1; }
+  dies_mid_read pg-server-dies \
+    "$pwuri?query=SELECT+g+AS+id,+CASE+WHEN+g+%3D+2000+THEN+pg_sleep(60)::text+ELSE+repeat(%27x%27,+200)+END+AS+v+FROM+generate_series(1,+4000)+g" \
+    "$pwshown?query=SELECT" pg_active pg_crash
 fi
 
 # ---- MariaDB ----
@@ -266,6 +365,9 @@ else
   fi
   if build_ok my-query "$T/my-query" --rowkey '{id}' "$pwuri?query=SELECT+*+FROM+orders"; then
     same_files "mariadb: ?query= with a password" "$T/my-dump" "$T/my-query"
+  fi
+  if build_ok my-query-semicolon "$T/my-query-semicolon" --rowkey '{id}' "$pwuri?query=SELECT+*+FROM+orders;"; then
+    same_files "mariadb: ?query= ending in ';'" "$T/my-dump" "$T/my-query-semicolon"
   fi
   python3 "$ORDERS" expected-sql mariadb | mariadb_sql >"$T/my.expected"
   cells "$T/my-direct" >"$T/my-direct.cells"
@@ -298,6 +400,17 @@ else
   must_fail my-missing-column "$pwshown?query=SELECT+nosuch+FROM+orders" "$pwuri?query=SELECT+nosuch+FROM+orders"
   must_fail my-missing-check-column "$pwshown?table=orders" --incremental append \
     --check-column nosuch --last-value 3 "$pwuri?table=orders"
+  # SIGTERM while the server is silent before the first row (KILL QUERY ends it server-side)
+  my_slow_active() { mariadb_sql -e "SELECT count(*) FROM information_schema.processlist WHERE info LIKE '%seq = 1, SLEEP(60)%' AND id <> CONNECTION_ID()"; }
+  term_while_silent my-term-while-silent \
+    "$pwuri?query=SELECT+seq+AS+id,+IF(seq+%3D+1,+SLEEP(60),+0)+AS+v+FROM+seq_1_to_3" \
+    my_slow_active
+  # the server goes away mid-read (last: it stays down)
+  my_active() { mariadb_sql -e "SELECT count(*) FROM information_schema.processlist WHERE info LIKE '%SLEEP(60)%' AND id <> CONNECTION_ID()"; }
+  my_crash() { kill -9 "$(cat "$MY_DIR/mysqld.pid")"; }
+  dies_mid_read my-server-dies \
+    "$pwuri?query=SELECT+seq+AS+id,+IF(seq+%3D+2000,+SLEEP(60),+REPEAT(%27x%27,+200))+AS+v+FROM+seq_1_to_4000" \
+    "$pwshown?query=SELECT" my_active my_crash
 fi
 
 # ---- without a server ----

@@ -6,6 +6,7 @@
 # with other FIELDS/LINES options; mariadb-dump --tab), `hfilegen build` loads each dump,
 # and the cells (`hfilegen inspect --cells --tsv`) must be exactly the values the server
 # itself reports per row and column (hex), NULLs absent, with every record and NULL counted.
+# The tools' SQL scripts (pg_dump, mariadb-dump without --tab) are refused naming the tool.
 #
 # usage: dumps.sh HFILEGEN SOURCE_DIR
 # Exit 77 (ctest: skipped) only when neither server can be started here; a server that is
@@ -33,6 +34,24 @@ check() {
     echo "FAIL: $name:"
     sed 's/^/  /' "$T/$name.cmp" | head -20
     fails=$((fails + 1))
+  fi
+}
+
+# refused NAME WHAT DUMP BUILD-FLAGS...: an SQL script given as rows fails at its line 1,
+# the message naming WHAT wrote it (it was "expected 7 fields, got 1"), nothing published.
+refused() {
+  local name=$1 what=$2 dump=$3
+  shift 3
+  local out="$T/out-$name"
+  if "$H" build --rowkey '{id}' --out "$out" "$@" "$dump" >"$T/$name.summary" 2>"$T/$name.err"; then
+    echo "FAIL: $name: the SQL script was built"
+    fails=$((fails + 1))
+  elif ! grep -qF "line 1" "$T/$name.err" || ! grep -qF "SQL script written by $what" "$T/$name.err" ||
+       [ -e "$out/_SUCCESS" ]; then
+    echo "FAIL: $name: $(head -2 "$T/$name.err")"
+    fails=$((fails + 1))
+  else
+    echo "ok: $name: $(head -1 "$T/$name.err" | cut -c1-160)"
   fi
 }
 
@@ -69,6 +88,14 @@ SQL
   check pg-csv-header "$T/pg.expected" "$O/header.csv" --format pg-csv
   check pg-csv-quoted "$T/pg.expected" "$O/quoted.csv" --format pg-csv --fields-escaped-by '\\' \
     --null-string NULL --columns $COLS
+  # pg_dump's plain SQL script is no COPY data
+  if pg_dump -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -t orders "$PG_DB" >"$T/pg_dump.sql" 2>"$T/pg_dump.err"; then
+    refused pg-dump-script pg_dump "$T/pg_dump.sql" --format pg-text --columns $COLS
+    refused pg-dump-script-csv pg_dump "$T/pg_dump.sql" --format pg-csv
+  else
+    echo "FAIL: pg_dump: $(cat "$T/pg_dump.err")"
+    fails=$((fails + 1))
+  fi
   # the same files read as plain CSV/TSV are not the table (the bug this fixes)
   if "$H" build --rowkey '{id}' --out "$T/out-pg-as-tsv" --timestamp 1 --format tsv --quiet \
        --max-rejects 100 --columns $COLS "$O/text.txt" >"$T/as-tsv.summary" 2>&1 &&
@@ -110,6 +137,14 @@ SQL
     check mysqldump-tab "$T/my.expected" "$O/orders.txt" --format mysql --columns $COLS
   else
     echo "FAIL: mariadb-dump --tab: $(cat "$T/dump.err")"
+    fails=$((fails + 1))
+  fi
+  # mariadb-dump without --tab writes INSERT statements, not rows
+  if mariadb-dump --no-defaults -h "$MY_HOST" -P "$MY_PORT" --protocol=tcp -u "$MY_USER" \
+       "$MY_DB" orders >"$T/orders.sql" 2>"$T/dump.err"; then
+    refused mysqldump-script mysqldump/mariadb-dump "$T/orders.sql" --format mysql --columns $COLS
+  else
+    echo "FAIL: mariadb-dump: $(cat "$T/dump.err")"
     fails=$((fails + 1))
   fi
   mariadb_stop

@@ -214,6 +214,46 @@ TEST(utf16_refused) {
   free(got);
 }
 
+/* An SQL script given as rows: its first line is refused naming the tool and the export
+ * that writes rows (it was "expected 7 fields, got 1"); at every buffer size. */
+#define MYSQLDUMP_WHY                                                                       \
+  "the input is an SQL script written by mysqldump/mariadb-dump (CREATE TABLE and INSERT " \
+  "statements), not rows: export the table with mysqldump --tab=DIR or SELECT ... INTO "    \
+  "OUTFILE, or read it from the server (mysql://...)"
+#define PGDUMP_WHY                                                                            \
+  "the input is an SQL script written by pg_dump (its rows sit in COPY blocks among SQL "    \
+  "statements), not rows: export the table with COPY ... TO or psql's \\copy, or read it " \
+  "from the server (postgresql://...)"
+TEST(sql_scripts_refused) {
+  CASE(HFG_INPUT_MYSQL, "-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)\n--\nx\n",
+       "1!" MYSQLDUMP_WHY "{-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)}\n2:--\n3:x\n");
+  CASE(HFG_INPUT_MYSQL, "/*M!999999\\- enable the sandbox mode */ \n-- MariaDB dump 10.19\n",
+       "1!" MYSQLDUMP_WHY "{/*M!999999\\x5c- enable the sandbox mode */ }\n2:-- MariaDB dump 10.19\n");
+  CASE(HFG_INPUT_PG_TEXT, "--\n-- PostgreSQL database dump\n--\n",
+       "1!" PGDUMP_WHY "{--}\n2:-- PostgreSQL database dump\n3:--\n", o_.has_header = 0);
+  CASE(HFG_INPUT_PG_TEXT, "PGDMP\x01\x0e\x00\x04\x08\x01\x01\x01\n",
+       "1!the input is a pg_dump archive (pg_dump -Fc), not rows: export the table with COPY ... "
+       "TO or psql's \\copy, or read it from the server (postgresql://...){PGDMP\\x01\\x0e\\x00\\x04\\x08\\x01\\x01\\x01}\n",
+       o_.has_header = 0);
+  /* as a header (pg-csv reads one by default): the open fails */
+  const char *path = case_path();
+  FILE *f = fopen(path, "wb");
+  REQUIRE(f);
+  fputs("--\r\n-- PostgreSQL database dump\r\n", f);
+  fclose(f);
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  o.format = HFG_INPUT_PG_CSV;
+  o.has_header = 1;
+  char *got = run(path, &o);
+  CHECK(!strncmp(got, "OPEN ", 5) &&
+        strstr(got, "case.txt line 1: malformed header: the input is an SQL script written by pg_dump"));
+  free(got);
+  /* only at an input's start, and short inputs are judged whole */
+  CASE(HFG_INPUT_MYSQL, "x\n-- MySQL dump\n", "1:x\n2:-- MySQL dump\n");
+  CASE(HFG_INPUT_MYSQL, "--\n", "1:--\n");
+  CASE(HFG_INPUT_MYSQL, "-- MySQL", "1:-- MySQL\n");
+}
+
 /* ---- pg-text ---- */
 
 TEST(pg_text_escapes_and_null) {

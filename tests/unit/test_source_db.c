@@ -38,6 +38,15 @@ TEST(redact) {
   CHECK(!strcmp(redact("postgresql://u@h/db?query=SELECT+a:b@c"), "postgresql://u@h/db?query=SELECT+a:b@c"));
   CHECK(!strcmp(redact("postgresql://h:5432/db?table=t"), "postgresql://h:5432/db?table=t"));
   CHECK(!strcmp(redact("orders:x@y.csv"), "orders:x@y.csv"));
+  /* a password with an unencoded '/', '#' or '?' (which end an authority) is still hidden */
+  CHECK(!strcmp(redact("postgresql://u:secret/x@h:5432/db?table=t"), "postgresql://u@h:5432/db?table=t"));
+  CHECK(!strcmp(redact("postgresql://u:12/secret@h/db?table=t"), "postgresql://u@h/db?table=t"));
+  CHECK(!strcmp(redact("mysql://u:secret#x@h/db?table=t"), "mysql://u@h/db?table=t"));
+  CHECK(!strcmp(redact("mysql://u:secret?x@h/db?table=t"), "mysql://u@h/db?table=t"));
+  CHECK(!strcmp(redact("mysql://u:sec?ret/x#y@h/db?query=SELECT+'a@b'"), "mysql://u@h/db?query=SELECT+'a@b'"));
+  CHECK(!strcmp(redact("postgresql://h:5432/db?query=SELECT+'a:b@c'"), "postgresql://h:5432/db?query=SELECT+'a:b@c'"));
+  CHECK(!strcmp(redact("postgresql://h:5432/db?table=t&application_name=a:b@c"),
+                "postgresql://h:5432/db?table=t&application_name=a:b@c"));
   char small[8];
   hfg_db_redact("postgresql://u:secret@h/db", small, sizeof small);
   CHECK(!strcmp(small, "postgre"));
@@ -69,7 +78,7 @@ TEST(integers) {
 static int refused(const char *uri, const char *check, const char *last, const char *want) {
   hfg_dbsrc *s = (hfg_dbsrc *)1;
   hfg_err e = {0};
-  int rc = hfg_dbsrc_open(uri, check, last, &s, &e);
+  int rc = hfg_dbsrc_open(uri, check, last, NULL, &s, &e);
   int ok = rc == HFG_EINVAL && s == NULL && strstr(e.msg, want) && !strstr(e.msg, "secret");
   if (!ok) fprintf(stderr, "  %s: rc %d: %s\n", uri, rc, e.msg);
   return ok;
@@ -91,6 +100,13 @@ TEST(bad_uris) {
                 "mysql://u@h/db?table=t&sslmode=require: unknown or bad parameter 'sslmode'"));
   CHECK(refused("mysql://u:secret@h/db?table=t", "id", "1; DROP TABLE t", "is not an integer"));
   CHECK(refused("postgresql://u:secret@h/db?table=t", "id", "1.5", "is not an integer"));
+  /* a query's trailing ';' is dropped (a derived table cannot hold it): nothing else is left */
+  CHECK(refused("postgresql://u:secret@h/db?query=+;+%0A", NULL, NULL, "empty table= or query="));
+  /* such a password is read as one: the URI parses on to its next fault */
+  CHECK(refused("postgresql://u:secret/x@h:1/db", NULL, NULL, "postgresql://u@h:1/db: name the rows"));
+  CHECK(refused("postgresql://u:secret#x@h:1/db", NULL, NULL, "postgresql://u@h:1/db: name the rows"));
+  CHECK(refused("postgresql://u:secret?x@h:1/db", NULL, NULL, "postgresql://u@h:1/db: name the rows"));
+  CHECK(refused("postgresql://u:9/secret@h:x1/db?table=t", NULL, NULL, "port 'x1' is not a number"));
 }
 
 /* the reader: URIs need the header mode, incremental needs a URI */
@@ -111,4 +127,15 @@ TEST(reader_rules) {
   CHECK(strstr(hfg_record_reader_errmsg(r), "postgresql://u@127.0.0.1:1/db?table=t: a database input names its own columns") != NULL);
   CHECK(hfg_record_reader_has_db(r));
   hfg_record_reader_free(r);
+  /* a NULL string has nothing to compare in a server's rows (it crashed the
+   * reader, which looked for the marker in fields it does not own) */
+  io.has_header = 1;
+  io.null_string = "x";
+  r = (hfg_record_reader *)1;
+  CHECK_EQ_INT(hfg_record_reader_open(uri, 1, &io, &r, msg, sizeof msg), HFG_EINVAL);
+  CHECK(r == NULL);
+  CHECK(strstr(msg, "postgresql://u@127.0.0.1:1/db?table=t: a NULL string (--null-string) is for dump") != NULL);
+  CHECK(!strstr(msg, "secret"));
+  io.format = HFG_INPUT_PG_TEXT;
+  CHECK_EQ_INT(hfg_record_reader_open(uri, 1, &io, &r, msg, sizeof msg), HFG_EINVAL);
 }
