@@ -268,3 +268,108 @@ TEST(cancel_stops_spill) {
   CHECK_EQ_INT(dir_entries(tmp), 0);
   CHECK(rmdir(tmp) == 0);
 }
+
+/* Buffers of records in the sort record form handed over whole
+ * (hfg_sorter_adopt, parallel ingest's way) and records copied
+ * (hfg_sorter_add_part), into two parts: every region's output is the qsort of
+ * the same rows. With room, buffers are taken; once the budget is spent they
+ * are refused and the copies spill; both happen here. */
+static void adopt_and_compare(size_t n, size_t budget, int expect_refused) {
+  char tmp[] = "/tmp/hfg_sorter_XXXXXX";
+  REQUIRE(mkdtemp(tmp) != NULL);
+  hfg_splits sp = {0};
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"4", 1) == 0);
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"7", 1) == 0);
+  CHECK(hfg_splits_add(&sp, (const uint8_t *)"7a", 2) == 0);
+  hfg_sorter *s = hfg_sorter_new(sp.n + 1, budget, tmp);
+  REQUIRE(s != NULL);
+  REQUIRE(hfg_sorter_set_parts(s, 2, 0) == 0);
+  ref *refs[4];
+  size_t nref[4] = {0};
+  for (int r = 0; r < 4; r++) refs[r] = calloc(n, sizeof(ref));
+  hfg_err err = {0};
+  const size_t batch = 400, payload = 30;
+  size_t taken = 0, refused = 0;
+  uint8_t **recs = calloc(batch, sizeof *recs);
+  size_t *regs = calloc(batch, sizeof *regs);
+  for (size_t i0 = 0; i0 < n; i0 += batch) {
+    size_t m = n - i0 < batch ? n - i0 : batch, len = 0, per[4] = {0};
+    uint8_t *buf = malloc(m * 64 + 64);
+    for (size_t k = 0; k < m; k++) {
+      size_t i = i0 + k;
+      ref x;
+      uint64_t v = next() % (n / 2 + 1);
+      x.klen = (size_t)snprintf(x.key, sizeof x.key, "%llu%s%llu", (unsigned long long)(v % 10),
+                                (v & 1) ? "-same-prefix" : "", (unsigned long long)v);
+      x.seq = i;
+      size_t region = hfg_splits_region(&sp, (const uint8_t *)x.key, x.klen);
+      refs[region][nref[region]++] = x;
+      per[region]++;
+      uint8_t *r = buf + len;
+      size_t rl = HFG_SORT_REC_HEADER(x.klen) + payload;
+      hfg_put_be32(r, (uint32_t)(rl - 4));
+      hfg_put_be16(r + 4, (uint16_t)x.klen);
+      memcpy(r + 6, x.key, x.klen);
+      hfg_put_be64(r + 6 + x.klen, i);
+      memset(r + HFG_SORT_REC_HEADER(x.klen), (int)(i & 0xff), payload);
+      hfg_put_be64(r + HFG_SORT_REC_HEADER(x.klen), i);
+      recs[k] = r;
+      regs[k] = region;
+      len += rl + 3; /* bytes between records are never read */
+    }
+    size_t part = (i0 / batch) % 2;
+    int rc = hfg_sorter_adopt(s, part, buf, len, per);
+    REQUIRE(rc >= 0);
+    if (rc == 1) {
+      taken++;
+      for (size_t k = 0; k < m; k++) hfg_sorter_add_adopted(s, part, regs[k], recs[k]);
+    } else {
+      refused++;
+      for (size_t k = 0; k < m; k++) {
+        size_t plen, rl = 4 + hfg_get_be32(recs[k]);
+        const uint8_t *pl = hfg_rec_payload(recs[k], rl, &plen);
+        if (hfg_sorter_add_part(s, part, regs[k], hfg_rec_key(recs[k]), hfg_rec_klen(recs[k]),
+                                hfg_rec_seq(recs[k]), pl, plen, &err)) {
+          fprintf(stderr, "  add: %s\n", err.msg);
+          t_failed_now = 1;
+        }
+      }
+      free(buf);
+    }
+  }
+  CHECK(taken > 0);
+  CHECK(expect_refused ? refused > 0 && hfg_sorter_runs(s) > 0 : refused == 0);
+  CHECK(hfg_sorter_finish(s, &err) == 0);
+  for (int r = 0; r < 4; r++) {
+    qsort(refs[r], nref[r], sizeof(ref), ref_cmp);
+    hfg_sort_iter *it;
+    REQUIRE(hfg_sort_iter_open(s, (size_t)r, &it, &err) == 0);
+    const uint8_t *rec;
+    size_t len, k = 0;
+    int more;
+    while ((more = hfg_sort_iter_next(it, &rec, &len, &err)) > 0) {
+      const ref *x = k < nref[r] ? &refs[r][k] : NULL;
+      k++;
+      size_t plen;
+      const uint8_t *p = hfg_rec_payload(rec, len, &plen);
+      if (!x || hfg_rec_klen(rec) != x->klen || memcmp(hfg_rec_key(rec), x->key, x->klen) ||
+          hfg_rec_seq(rec) != x->seq || plen != payload || hfg_get_be64(p) != x->seq) {
+        t_failed_now = 1;
+        break;
+      }
+    }
+    CHECK(more == 0);
+    CHECK_EQ_INT(k, nref[r]);
+    CHECK_EQ_INT(hfg_sorter_region_rows(s, (size_t)r), nref[r]);
+    hfg_sort_iter_close(it);
+    free(refs[r]);
+  }
+  free(recs);
+  free(regs);
+  hfg_sorter_free(s);
+  hfg_splits_free(&sp);
+  CHECK(rmdir(tmp) == 0);
+}
+
+TEST(adopted_buffers_in_memory) { adopt_and_compare(20000, 64 << 20, 0); }
+TEST(adopted_buffers_then_spills) { adopt_and_compare(40000, 2 << 20, 1); }
