@@ -32,6 +32,36 @@ static int ref_cmp(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Every region's records, in the sorter's order, against the qsort of refs:
+ * key, seq, a payload of plen bytes starting with the seq; frees refs. */
+static void check_regions(hfg_sorter *s, ref **refs, const size_t *nref, size_t plen_want) {
+  hfg_err err = {0};
+  for (int r = 0; r < 4; r++) {
+    qsort(refs[r], nref[r], sizeof(ref), ref_cmp);
+    hfg_sort_iter *it;
+    REQUIRE(hfg_sort_iter_open(s, (size_t)r, &it, &err) == 0);
+    const uint8_t *rec;
+    size_t len, k = 0;
+    int more;
+    while ((more = hfg_sort_iter_next(it, &rec, &len, &err)) > 0) {
+      const ref *x = k < nref[r] ? &refs[r][k] : NULL;
+      k++;
+      size_t plen;
+      const uint8_t *p = hfg_rec_payload(rec, len, &plen);
+      if (!x || hfg_rec_klen(rec) != x->klen || memcmp(hfg_rec_key(rec), x->key, x->klen) ||
+          hfg_rec_seq(rec) != x->seq || plen != plen_want || hfg_get_be64(p) != x->seq) {
+        t_failed_now = 1;
+        break;
+      }
+    }
+    CHECK(more == 0);
+    CHECK_EQ_INT(k, nref[r]);
+    CHECK_EQ_INT(hfg_sorter_region_rows(s, (size_t)r), nref[r]);
+    hfg_sort_iter_close(it);
+    free(refs[r]);
+  }
+}
+
 /* Sorts n random rows over 4 regions with the given budget and compares every
  * region's output with qsort of the same rows. */
 static int use_lz4;
@@ -73,33 +103,7 @@ static void sort_and_compare(size_t n, size_t budget, size_t payload, int expect
   CHECK(hfg_sorter_finish(s, &err) == 0);
   if (expect_spill) CHECK(hfg_sorter_runs(s) > 0);
   else CHECK(hfg_sorter_runs(s) == 0);
-  for (int r = 0; r < 4; r++) {
-    qsort(refs[r], nref[r], sizeof(ref), ref_cmp);
-    hfg_sort_iter *it;
-    REQUIRE(hfg_sort_iter_open(s, (size_t)r, &it, &err) == 0);
-    const uint8_t *rec;
-    size_t len, k = 0;
-    int more;
-    while ((more = hfg_sort_iter_next(it, &rec, &len, &err)) > 0) {
-      if (k >= nref[r]) {
-        k++;
-        continue;
-      }
-      const ref *x = &refs[r][k++];
-      size_t plen;
-      const uint8_t *p = hfg_rec_payload(rec, len, &plen);
-      if (hfg_rec_klen(rec) != x->klen || memcmp(hfg_rec_key(rec), x->key, x->klen) ||
-          hfg_rec_seq(rec) != x->seq || plen != payload + 8 || hfg_get_be64(p) != x->seq) {
-        t_failed_now = 1;
-        break;
-      }
-    }
-    CHECK(more == 0);
-    CHECK_EQ_INT(k, nref[r]);
-    CHECK_EQ_INT(hfg_sorter_region_rows(s, (size_t)r), nref[r]);
-    hfg_sort_iter_close(it);
-    free(refs[r]);
-  }
+  check_regions(s, refs, nref, payload + 8);
   free(pl);
   hfg_sorter_free(s);
   hfg_splits_free(&sp);
@@ -340,30 +344,7 @@ static void adopt_and_compare(size_t n, size_t budget, int expect_refused) {
   CHECK(taken > 0);
   CHECK(expect_refused ? refused > 0 && hfg_sorter_runs(s) > 0 : refused == 0);
   CHECK(hfg_sorter_finish(s, &err) == 0);
-  for (int r = 0; r < 4; r++) {
-    qsort(refs[r], nref[r], sizeof(ref), ref_cmp);
-    hfg_sort_iter *it;
-    REQUIRE(hfg_sort_iter_open(s, (size_t)r, &it, &err) == 0);
-    const uint8_t *rec;
-    size_t len, k = 0;
-    int more;
-    while ((more = hfg_sort_iter_next(it, &rec, &len, &err)) > 0) {
-      const ref *x = k < nref[r] ? &refs[r][k] : NULL;
-      k++;
-      size_t plen;
-      const uint8_t *p = hfg_rec_payload(rec, len, &plen);
-      if (!x || hfg_rec_klen(rec) != x->klen || memcmp(hfg_rec_key(rec), x->key, x->klen) ||
-          hfg_rec_seq(rec) != x->seq || plen != payload || hfg_get_be64(p) != x->seq) {
-        t_failed_now = 1;
-        break;
-      }
-    }
-    CHECK(more == 0);
-    CHECK_EQ_INT(k, nref[r]);
-    CHECK_EQ_INT(hfg_sorter_region_rows(s, (size_t)r), nref[r]);
-    hfg_sort_iter_close(it);
-    free(refs[r]);
-  }
+  check_regions(s, refs, nref, payload);
   free(recs);
   free(regs);
   hfg_sorter_free(s);
