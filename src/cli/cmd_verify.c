@@ -183,7 +183,9 @@ static long walk_dir(vlist *l, const char *dir, int quiet) {
       break;
     }
     if (!is_dir(fdir)) {
-      if (!quiet) printf("SKIP %s: not a family directory\n", fdir);
+      /* hfilegen's own manifest is expected there (completebulkload skips it too) */
+      if (!quiet && strcmp(fams[i], "manifest.json"))
+        printf("SKIP %s: not a family directory\n", fdir);
       hfg_free(fdir);
       continue;
     }
