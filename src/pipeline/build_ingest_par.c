@@ -375,9 +375,8 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
         } else {
           uint8_t *q = w->keyed.p + at;
           memcpy(q, &region, KEYED_HEAD);
-          hfg_put_be16(q + KEYED_HEAD + 4, (uint16_t)klen);
-          hfg_copy(q + KEYED_HEAD + 6, wk->key, klen); /* per record: no call for a short key */
-          hfg_put_be64(q + KEYED_HEAD + 6 + klen, seq0 | idx);
+          /* the length is set once the payload is there */
+          hfg_rec_put_header(q + KEYED_HEAD, 4, wk->key, klen, seq0 | idx);
           w->keyed.len += head;
         }
       } else if (!erc) {
@@ -428,7 +427,6 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
   return stopped(j) ? -1 : 0;
 }
 
-/* The buffered records of a part into the worker's sorter part, each line + delta. */
 /* A committed part's records into the adder's sorter part: its keyed buffer
  * handed over whole when the part's budget has room (the records are already
  * in the sorter's form), else copied record by record (which spills as

@@ -670,15 +670,22 @@ int hfg_sorter_add_part(hfg_sorter *sr, size_t partno, size_t region, const uint
   if (!p) return hfg_err_set(err, HFG_ENOMEM, "out of memory for a sort slab");
   if (s->nslabs != before) s->used += s->slabs[s->nslabs - 1].cap;
 write:
-  hfg_put_be32(p, (uint32_t)(n - 4));
-  hfg_put_be16(p + 4, (uint16_t)klen);
-  memcpy(p + 6, key, klen);
-  hfg_put_be64(p + 6 + klen, seq);
+  hfg_rec_put_header(p, n, key, klen, seq);
   if (plen) memcpy(p + HFG_SORT_REC_HEADER(klen), payload, plen);
   rm->v[rm->n++] = (item){hfg_be_prefix8(key, klen), p};
   rm->rows++;
   rm->bytes += n;
   return 0;
+}
+
+/* The index capacity a region needs for `more` entries: as it is, or doubled
+ * (from 1024) until they fit, as hfg_sorter_add_part grows it. */
+static size_t index_cap(const region_mem *rm, size_t more) {
+  size_t need = rm->n + more;
+  if (need <= rm->cap) return rm->cap;
+  size_t cap = rm->cap ? rm->cap : 1024;
+  while (cap < need) cap *= 2;
+  return cap;
 }
 
 int hfg_sorter_adopt(hfg_sorter *sr, size_t partno, uint8_t *buf, size_t len,
@@ -689,11 +696,7 @@ int hfg_sorter_adopt(hfg_sorter *sr, size_t partno, uint8_t *buf, size_t len,
   size_t grow = 0;
   for (size_t g = 0; g < sr->nregions; g++) {
     const region_mem *rm = &s->reg[g];
-    size_t need = rm->n + per_region[g];
-    if (need <= rm->cap) continue;
-    size_t cap = rm->cap ? rm->cap : 1024;
-    while (cap < need) cap *= 2;
-    grow += 2 * (cap - rm->cap) * sizeof(item);
+    grow += 2 * (index_cap(rm, per_region[g]) - rm->cap) * sizeof(item);
   }
   if (s->used + len + grow > s->budget) return 0;
   slab *slabs = hfg_realloc(s->slabs, (s->nslabs + 1) * sizeof *slabs);
@@ -701,10 +704,8 @@ int hfg_sorter_adopt(hfg_sorter *sr, size_t partno, uint8_t *buf, size_t len,
   s->slabs = slabs;
   for (size_t g = 0; g < sr->nregions; g++) {
     region_mem *rm = &s->reg[g];
-    size_t need = rm->n + per_region[g];
-    if (need <= rm->cap) continue;
-    size_t cap = rm->cap ? rm->cap : 1024;
-    while (cap < need) cap *= 2;
+    size_t cap = index_cap(rm, per_region[g]);
+    if (cap == rm->cap) continue;
     item *v = hfg_realloc(rm->v, cap * sizeof *v);
     if (!v) return HFG_ENOMEM; /* the indexes grown so far are counted: no harm */
     s->used += 2 * (cap - rm->cap) * sizeof *v;

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/coding.h"
 #include "util/err.h"
 
 #define HFG_SORT_REC_HEADER(klen) (4 + 2 + (klen) + 8)
@@ -116,6 +117,15 @@ static inline const uint8_t *hfg_rec_payload(const uint8_t *r, size_t len, size_
   size_t off = HFG_SORT_REC_HEADER(hfg_rec_klen(r));
   *plen = len - off;
   return r + off;
+}
+/* Writes a record's header at r: its length n (header and payload), the key
+ * length, the key and seq; the payload goes at r + HFG_SORT_REC_HEADER(klen). */
+static inline void hfg_rec_put_header(uint8_t *r, size_t n, const uint8_t *key, size_t klen,
+                                      uint64_t seq) {
+  hfg_put_be32(r, (uint32_t)(n - 4));
+  hfg_put_be16(r + 4, (uint16_t)klen);
+  hfg_copy(r + 6, key, klen); /* per record: no call for a short key */
+  hfg_put_be64(r + 6 + klen, seq);
 }
 
 #endif
