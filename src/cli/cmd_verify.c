@@ -230,6 +230,23 @@ static void splits_free(splits *s) {
   hfg_free(s->len);
 }
 
+/* Room for n split keys in s (empty); 0 or -1 out of memory. */
+static int splits_init(splits *s, size_t n) {
+  memset(s, 0, sizeof *s);
+  s->off = hfg_calloc(n + 1, sizeof *s->off);
+  s->len = hfg_calloc(n + 1, sizeof *s->len);
+  return s->off && s->len ? 0 : -1;
+}
+
+/* Appends one key (room made by splits_init); 0 or -1 out of memory. */
+static int splits_add(splits *s, const uint8_t *key, size_t len) {
+  s->off[s->n] = s->data.len;
+  s->len[s->n] = len;
+  if (hfg_buf_append(&s->data, key, len)) return -1;
+  s->n++;
+  return 0;
+}
+
 /* The splits file as build reads it (hfg_splits_load: comments, trailing
  * whitespace refused, ascending keys), copied into s. */
 static int load_splits(const char *path, splits *s) {
@@ -242,16 +259,8 @@ static int load_splits(const char *path, splits *s) {
     return -1;
   }
   if (sp.n == 0) fprintf(stderr, "hfilegen verify: warning: %s: no split points: one region\n", path);
-  int rc = 0;
-  s->off = hfg_calloc(sp.n + 1, sizeof *s->off);
-  s->len = hfg_calloc(sp.n + 1, sizeof *s->len);
-  if (!s->off || !s->len) rc = -1;
-  for (size_t i = 0; !rc && i < sp.n; i++) {
-    s->off[i] = s->data.len;
-    s->len[i] = sp.len[i];
-    if (hfg_buf_append(&s->data, sp.key[i], sp.len[i])) rc = -1;
-    else s->n++;
-  }
+  int rc = splits_init(s, sp.n);
+  for (size_t i = 0; !rc && i < sp.n; i++) rc = splits_add(s, sp.key[i], sp.len[i]);
   hfg_splits_free(&sp);
   if (rc) {
     fprintf(stderr, "hfilegen verify: %s: out of memory\n", path);
@@ -262,33 +271,18 @@ static int load_splits(const char *path, splits *s) {
 
 /* The live table's start keys (but the first) as the split keys. */
 static int splits_from_table(const hfg_hbase_table *t, splits *s) {
-  memset(s, 0, sizeof *s);
   size_t n = t->nregions ? t->nregions - 1 : 0;
-  s->off = hfg_calloc(n + 1, sizeof *s->off);
-  s->len = hfg_calloc(n + 1, sizeof *s->len);
-  if (!s->off || !s->len) return -1;
-  for (size_t i = 0; i < n; i++) {
-    s->off[i] = s->data.len;
-    s->len[i] = t->regions[i + 1].start_len;
-    if (hfg_buf_append(&s->data, t->regions[i + 1].start, s->len[i])) return -1;
-  }
-  s->n = n;
-  return 0;
+  int rc = splits_init(s, n);
+  for (size_t i = 0; !rc && i < n; i++)
+    rc = splits_add(s, t->regions[i + 1].start, t->regions[i + 1].start_len);
+  return rc;
 }
 
 /* The build's split keys (manifest.json) as the split keys. */
 static int splits_from_keys(uint8_t *const *keys, const size_t *lens, size_t n, splits *s) {
-  memset(s, 0, sizeof *s);
-  s->off = hfg_calloc(n + 1, sizeof *s->off);
-  s->len = hfg_calloc(n + 1, sizeof *s->len);
-  if (!s->off || !s->len) return -1;
-  for (size_t i = 0; i < n; i++) {
-    s->off[i] = s->data.len;
-    s->len[i] = lens[i];
-    if (hfg_buf_append(&s->data, keys[i], lens[i])) return -1;
-  }
-  s->n = n;
-  return 0;
+  int rc = splits_init(s, n);
+  for (size_t i = 0; !rc && i < n; i++) rc = splits_add(s, keys[i], lens[i]);
+  return rc;
 }
 
 static int bytes_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
