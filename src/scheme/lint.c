@@ -112,7 +112,6 @@ void hfg_lint_free(hfg_lint *l) {
   hfg_free(l);
 }
 
-
 static int all_digits(const uint8_t *p, size_t n) {
   if (!n) return 0;
   for (size_t i = 0; i < n; i++)
