@@ -32,6 +32,14 @@ static int ref_cmp(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The tests' 4 regions (split at "4", "7", "7a") and a sorter over them. */
+static hfg_sorter *four_region_sorter(hfg_splits *sp, size_t budget, const char *tmp) {
+  CHECK(hfg_splits_add(sp, (const uint8_t *)"4", 1) == 0);
+  CHECK(hfg_splits_add(sp, (const uint8_t *)"7", 1) == 0);
+  CHECK(hfg_splits_add(sp, (const uint8_t *)"7a", 2) == 0);
+  return hfg_sorter_new(sp->n + 1, budget, tmp);
+}
+
 /* Every region's records, in the sorter's order, against the qsort of refs:
  * key, seq, a payload of plen bytes starting with the seq; frees refs. */
 static void check_regions(hfg_sorter *s, ref **refs, const size_t *nref, size_t plen_want) {
@@ -70,10 +78,7 @@ static void sort_and_compare(size_t n, size_t budget, size_t payload, int expect
   char tmp[] = "/tmp/hfg_sorter_XXXXXX";
   REQUIRE(mkdtemp(tmp) != NULL);
   hfg_splits sp = {0};
-  CHECK(hfg_splits_add(&sp, (const uint8_t *)"4", 1) == 0);
-  CHECK(hfg_splits_add(&sp, (const uint8_t *)"7", 1) == 0);
-  CHECK(hfg_splits_add(&sp, (const uint8_t *)"7a", 2) == 0);
-  hfg_sorter *s = hfg_sorter_new(sp.n + 1, budget, tmp);
+  hfg_sorter *s = four_region_sorter(&sp, budget, tmp);
   REQUIRE(s != NULL);
   hfg_sorter_set_lz4(s, use_lz4);
   ref *refs[4];
@@ -282,10 +287,7 @@ static void adopt_and_compare(size_t n, size_t budget, int expect_refused) {
   char tmp[] = "/tmp/hfg_sorter_XXXXXX";
   REQUIRE(mkdtemp(tmp) != NULL);
   hfg_splits sp = {0};
-  CHECK(hfg_splits_add(&sp, (const uint8_t *)"4", 1) == 0);
-  CHECK(hfg_splits_add(&sp, (const uint8_t *)"7", 1) == 0);
-  CHECK(hfg_splits_add(&sp, (const uint8_t *)"7a", 2) == 0);
-  hfg_sorter *s = hfg_sorter_new(sp.n + 1, budget, tmp);
+  hfg_sorter *s = four_region_sorter(&sp, budget, tmp);
   REQUIRE(s != NULL);
   REQUIRE(hfg_sorter_set_parts(s, 2, 0) == 0);
   ref *refs[4];
