@@ -230,6 +230,12 @@ static void quote_where(char *buf, size_t cap, uint64_t below) {
   else snprintf(buf, cap, "on this line");
 }
 
+/* How far an open quote ran: "3 lines (11 bytes)". */
+static void quote_span(char *buf, size_t cap, uint64_t lines, size_t bytes) {
+  snprintf(buf, cap, "%llu line%s (%zu byte%s)", (unsigned long long)lines,
+           lines == 1 ? "" : "s", bytes, bytes == 1 ? "" : "s");
+}
+
 /* The record at s whose quoted field opened at `quote` is left open by the
  * input's end at e: rejected up to there, its reason saying where the quote
  * opened and how far it ran. */
@@ -243,14 +249,12 @@ __attribute__((noinline, cold)) static int unterminated(hfg_record_reader *r, hf
   const uint64_t below = count_lf(s, quote);
   finish(r, rec, s, raw_end, e, count_lf(s, e));
   rec->nfields = 0;
-  uint64_t lines = count_lf(quote, e) + (e[-1] != '\n');
-  size_t bytes = (size_t)(e - quote);
-  char where[48];
+  char where[48], span[64];
   quote_where(where, sizeof where, below);
+  quote_span(span, sizeof span, count_lf(quote, e) + (e[-1] != '\n'), (size_t)(e - quote));
   snprintf(r->reason, sizeof r->reason,
-           "unterminated quoted field: the quote opened %s runs %llu line%s (%zu byte%s) to the "
-           "end of the input",
-           where, (unsigned long long)lines, lines == 1 ? "" : "s", bytes, bytes == 1 ? "" : "s");
+           "unterminated quoted field: the quote opened %s runs %s to the end of the input", where,
+           span);
   rec->reason = r->reason;
   return HFG_EPARSE;
 }
@@ -439,15 +443,12 @@ __attribute__((noinline, cold)) static int reject_overlong(hfg_record_reader *r,
   if (!nl) r->skip_line = 1; /* the rest of this line is dropped on the next call */
   rec->nfields = 0;
   if (quote) {
-    uint64_t lines = count_lf(quote, cut) + 1;
-    size_t bytes = (size_t)(cut - quote);
-    char where[48];
+    char where[48], span[64];
     quote_where(where, sizeof where, below);
+    quote_span(span, sizeof span, count_lf(quote, cut) + 1, (size_t)(cut - quote));
     snprintf(r->reason, sizeof r->reason,
-             "record longer than %zu bytes: the quote opened %s is still open after %llu "
-             "line%s (%zu byte%s)",
-             r->max_record, where, (unsigned long long)lines, lines == 1 ? "" : "s", bytes,
-             bytes == 1 ? "" : "s");
+             "record longer than %zu bytes: the quote opened %s is still open after %s",
+             r->max_record, where, span);
   } else {
     snprintf(r->reason, sizeof r->reason, "record longer than %zu bytes", r->max_record);
   }
