@@ -314,11 +314,14 @@ TEST(writer_layout) {
 static void write_rows(int by_row, hfg_bloom_type bloom, uint8_t **out, size_t *len) {
   hfg_writer *w = open_small(bloom, 200);
   REQUIRE(w != NULL);
-  static const char *quals[] = {"a", "bb", "bb", "dddddddddddddddddddd", "e"};
+  /* the last qualifier's length differs from the first's: the file's LASTKEY
+   * shows whether the last key's length followed the row's cells (the last
+   * row, 299, has 5 of them and fits the prefix buffer) */
+  static const char *quals[] = {"a", "bb", "bb", "dddddddddddddddddddd", "eee"};
   char row[400], val[64];
   for (int i = 0; i < 300; i++) {
     int rl = snprintf(row, sizeof row, "%d|%07d", i / 30, i);
-    if (i % 50 == 49) { /* a row longer than the 256-byte prefix buffer */
+    if (i % 50 == 48) { /* a row longer than the 256-byte prefix buffer */
       memset(row + rl, 'z', 300);
       row[rl + 300] = '\0';
     }
@@ -362,6 +365,24 @@ TEST(writer_append_puts_same_bytes) {
     CHECK(xl == yl && !memcmp(x, y, xl));
     hfg_free(x);
     hfg_free(y);
+  }
+}
+
+/* After a row of Puts, the writer's last key is the row's last cell: a cell
+ * of the same row with a qualifier before it is refused, one after it taken. */
+TEST(writer_append_puts_last_key) {
+  hfg_put r[3] = {{(const uint8_t *)"a", 1, (const uint8_t *)"v", 1},
+                  {(const uint8_t *)"bb", 2, (const uint8_t *)"v", 1},
+                  {(const uint8_t *)"ccc", 3, (const uint8_t *)"v", 1}};
+  static const char *next[] = {"cca", "ccd"};
+  for (int k = 0; k < 2; k++) {
+    hfg_writer *w;
+    REQUIRE(hfg_writer_open_mem("cf", NULL, &w) == 0);
+    CHECK(hfg_writer_append_puts(w, (const uint8_t *)"r1", 2, 5, r, 3) == 0);
+    hfg_cell c = mk("r1", next[k], 5, HFG_TYPE_PUT);
+    CHECK_EQ_INT(hfg_writer_append(w, &c), k == 0 ? HFG_EORDER : 0);
+    CHECK_EQ_INT(hfg_writer_entries(w), 3 + k);
+    hfg_writer_free(w);
   }
 }
 
