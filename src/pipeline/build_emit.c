@@ -166,17 +166,20 @@ static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, siz
   int64_t ts = (int64_t)hfg_get_be64(q);
   q += 18;
   size_t n = 0, fam = 0, ncells = 0;
-  for (size_t i = 0; i < j->ncols; i++) {
+  /* in locals: the stores into puts could otherwise alias them */
+  const hfg_cellcol *cols = j->cols;
+  const size_t ncols = j->ncols;
+  for (size_t i = 0; i < ncols; i++) {
     uint32_t vl = hfg_get_be32(q);
     q += 4;
     if (vl == ABSENT) continue;
-    size_t f = j->cols[i].family;
+    size_t f = cols[i].family;
     if (n && f != fam) {
       if (emit_family_row(j, region, fam, &fws[fam], key, klen, ts, puts, n, rs)) return -1;
       n = 0;
     }
     fam = f;
-    puts[n++] = (hfg_put){(const uint8_t *)j->cols[i].qualifier, j->cols[i].qualifier_len, q, vl};
+    puts[n++] = (hfg_put){(const uint8_t *)cols[i].qualifier, cols[i].qualifier_len, q, vl};
     ncells++;
     q += vl;
   }
