@@ -29,6 +29,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/manifest_read.h"
 #include "cli/verify_live.h"
 #include "hfilegen/reader.h"
 #include "pipeline/splits.h"
@@ -153,17 +154,11 @@ static int is_dir(const char *p) {
 static int empty_build(const char *dir) {
   char *ok = join(dir, "_SUCCESS"), *mf = join(dir, "manifest.json");
   struct stat st;
+  cli_manifest m;
   int empty = 0;
-  FILE *f = ok && mf && stat(ok, &st) == 0 && S_ISREG(st.st_mode) ? fopen(mf, "r") : NULL;
-  if (f) {
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    fclose(f);
-    const char *files = strstr(text, "\"files\": [");
-    if (files) files += strlen("\"files\": [");
-    while (files && (*files == ' ' || *files == '\n')) files++;
-    empty = files && *files == ']' && strstr(text, "\"records_written\": 0,") != NULL;
+  if (ok && mf && stat(ok, &st) == 0 && S_ISREG(st.st_mode) && !cli_manifest_read(mf, &m)) {
+    empty = m.nfiles == 0 && m.records_written == 0;
+    cli_manifest_free(&m);
   }
   hfg_free(ok);
   hfg_free(mf);

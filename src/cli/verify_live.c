@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <yaml.h>
 
+#include "cli/manifest_read.h"
 #include "hfilegen/reader.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -18,56 +18,18 @@ static int is_dir(const char *p) {
   return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* manifest.json is JSON, which libyaml reads as a flow mapping. Its "splits" are the
- * build's split keys in the escaped form of util/escape.h. */
+/* The build's split keys from its manifest.json: 0, or -1 when it has none. */
 static int read_manifest(verify_live *lv, const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return -1;
-  yaml_parser_t p;
-  yaml_document_t doc;
-  int rc = -1;
-  if (!yaml_parser_initialize(&p)) {
-    fclose(f);
+  cli_manifest m;
+  if (cli_manifest_read(path, &m)) return -1;
+  if (!m.has_splits) {
+    cli_manifest_free(&m);
     return -1;
   }
-  yaml_parser_set_input_file(&p, f);
-  if (!yaml_parser_load(&p, &doc)) goto out;
-  yaml_node_t *root = yaml_document_get_root_node(&doc);
-  if (root && root->type == YAML_MAPPING_NODE) {
-    for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
-         pr < root->data.mapping.pairs.top; pr++) {
-      yaml_node_t *k = yaml_document_get_node(&doc, pr->key);
-      yaml_node_t *v = yaml_document_get_node(&doc, pr->value);
-      if (k->type != YAML_SCALAR_NODE || strcmp((const char *)k->data.scalar.value, "splits") ||
-          v->type != YAML_SEQUENCE_NODE)
-        continue;
-      size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
-      lv->bkeys = calloc(n + 1, sizeof *lv->bkeys);
-      lv->blens = calloc(n + 1, sizeof *lv->blens);
-      if (!lv->bkeys || !lv->blens) break;
-      rc = 0;
-      for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-           it++) {
-        yaml_node_t *e = yaml_document_get_node(&doc, *it);
-        hfg_buf b = HFG_BUF_INIT;
-        size_t bad;
-        if (e->type != YAML_SCALAR_NODE ||
-            hfg_unescape(&b, (const char *)e->data.scalar.value, e->data.scalar.length, &bad)) {
-          hfg_buf_free(&b);
-          rc = -1;
-          break;
-        }
-        lv->bkeys[lv->nb] = b.p ? b.p : hfg_calloc(1, 1);
-        lv->blens[lv->nb++] = b.len;
-      }
-      break;
-    }
-  }
-  yaml_document_delete(&doc);
-out:
-  yaml_parser_delete(&p);
-  fclose(f);
-  return rc;
+  lv->bkeys = m.splits; /* taken over: free_build_keys frees them */
+  lv->blens = m.split_lens;
+  lv->nb = m.nsplits;
+  return 0;
 }
 
 static int cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
@@ -113,8 +75,8 @@ static void build_region(const verify_live *lv, FILE *f, const uint8_t *k, size_
 
 static void free_build_keys(verify_live *lv) {
   for (size_t i = 0; i < lv->nb; i++) hfg_free(lv->bkeys[i]);
-  free(lv->bkeys);
-  free(lv->blens);
+  hfg_free(lv->bkeys);
+  hfg_free(lv->blens);
   lv->bkeys = NULL;
   lv->blens = NULL;
   lv->nb = 0;

@@ -192,6 +192,22 @@ printf 'id,v\n' >"$TMP/header_only.csv"
 run "$H" verify "$TMP/quiet_night"
 rc_is 0 "verify a build that wrote no row"
 has "$OUT" "OK $TMP/quiet_night: no HFiles: the build wrote no rows (manifest.json), nothing to load" "verify a build that wrote no row"
+# the manifest is read as JSON, not as text: the same manifest rewritten on one line passes,
+# one that says rows were written, or a build without _SUCCESS, does not
+cp -r "$TMP/quiet_night" "$TMP/quiet_compact"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); open(sys.argv[1],"w").write(json.dumps(m,separators=(",",":")))' "$TMP/quiet_compact/manifest.json"
+run "$H" verify "$TMP/quiet_compact"
+rc_is 0 "verify a build that wrote no row, manifest on one line"
+has "$OUT" "nothing to load" "verify a build that wrote no row, manifest on one line"
+cp -r "$TMP/quiet_night" "$TMP/quiet_written"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); m["records_written"]=3; open(sys.argv[1],"w").write(json.dumps(m))' "$TMP/quiet_written/manifest.json"
+run "$H" verify "$TMP/quiet_written"
+rc_is 1 "verify a build whose manifest says rows were written"
+has "$OUT" "no HFiles found" "verify a build whose manifest says rows were written"
+cp -r "$TMP/quiet_night" "$TMP/quiet_unfinished"
+rm "$TMP/quiet_unfinished/_SUCCESS"
+run "$H" verify "$TMP/quiet_unfinished"
+rc_is 1 "verify a build without _SUCCESS"
 # ... but not one whose manifest lists files that are gone
 "$H" build --quiet --rowkey '{id}' --out "$TMP/lost_files" "$SRC/samples/orders.csv" 2>/dev/null ||
   fail "build of the sample"
