@@ -25,33 +25,39 @@ static void insertion_sort(item *v, size_t n) {
 
 /* MSD radix sort on the 8-byte key prefix, one byte per level (about 4x
  * qsort on rowkeys, research/limits.md); groups that share the whole prefix,
- * and small groups, are finished with the full comparison. tmp holds n items. */
-static void radix_sort(item *v, item *tmp, size_t n, int byte) {
-  if (n < 48) {
-    insertion_sort(v, n);
-    return;
-  }
-  if (byte == 8) {
-    qsort(v, n, sizeof *v, item_cmp);
+ * and small groups, are finished with the full comparison. The items are in
+ * v; each level scatters them into the other buffer, tmp, and recurses with
+ * the two swapped, so no level copies back: where the sorted items end up is
+ * said by out (0: v, 1: tmp), and a group finished in tmp is copied to v
+ * once, at its leaf. Both buffers hold n items. */
+static void radix_sort(item *v, item *tmp, size_t n, int byte, int in_tmp) {
+  if (n < 48 || byte == 8) {
+    if (n < 48) insertion_sort(v, n);
+    else qsort(v, n, sizeof *v, item_cmp);
+    if (in_tmp) memcpy(tmp, v, n * sizeof *v); /* tmp is the caller's v here */
     return;
   }
   const int shift = 56 - 8 * byte;
   size_t count[256] = {0};
   for (size_t i = 0; i < n; i++) count[(v[i].prefix >> shift) & 0xff]++;
+  if (count[(v[0].prefix >> shift) & 0xff] == n) { /* one bucket: next byte */
+    radix_sort(v, tmp, n, byte + 1, in_tmp);
+    return;
+  }
   size_t pos[256], off = 0;
   for (int b = 0; b < 256; b++) {
     pos[b] = off;
     off += count[b];
   }
-  if (count[(v[0].prefix >> shift) & 0xff] == n) { /* one bucket: next byte */
-    radix_sort(v, tmp, n, byte + 1);
-    return;
-  }
   for (size_t i = 0; i < n; i++) tmp[pos[(v[i].prefix >> shift) & 0xff]++] = v[i];
-  memcpy(v, tmp, n * sizeof *v);
+  /* the groups are in tmp now; each ends up in the original v (v if !in_tmp) */
   off = 0;
   for (int b = 0; b < 256; b++) {
-    if (count[b] > 1) radix_sort(v + off, tmp + off, count[b], byte + 1);
+    if (count[b] > 1) {
+      radix_sort(tmp + off, v + off, count[b], byte + 1, !in_tmp);
+    } else if (count[b] == 1 && !in_tmp) {
+      v[off] = tmp[off];
+    }
     off += count[b];
   }
 }
@@ -68,7 +74,10 @@ void hfg_sort_items(item *v, size_t n) {
     qsort(v, n, sizeof *v, item_cmp);
     return;
   }
-  radix_sort(v, tmp, n, 0);
+  /* the bytes every prefix shares (a salt, its separator) need no level */
+  uint64_t diff = 0;
+  for (size_t k = 1; k < n; k++) diff |= v[k].prefix ^ v[0].prefix;
+  radix_sort(v, tmp, n, diff ? __builtin_clzll(diff) / 8 : 8, 0);
   hfg_free(tmp);
 }
 
