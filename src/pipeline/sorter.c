@@ -284,6 +284,8 @@ typedef struct source {
   size_t mem_i, mem_n;
   const uint8_t *cur;
   size_t cur_len;
+  uint64_t cur_prefix; /* cur's first 8 key bytes (item.prefix): most merge
+                          comparisons end there */
 } source;
 
 static int source_fill(source *src, size_t need, hfg_err *err) {
@@ -361,6 +363,7 @@ static int source_next(source *src, hfg_err *err) {
       __builtin_prefetch(ahead + 128);
       __builtin_prefetch(ahead + 192);
     }
+    src->cur_prefix = src->mem[src->mem_i].prefix;
     src->cur = src->mem[src->mem_i++].rec;
     src->cur_len = 4 + hfg_get_be32(src->cur);
     return 1;
@@ -375,6 +378,7 @@ static int source_next(source *src, hfg_err *err) {
   if (rc) return rc;
   src->cur = src->buf + src->start;
   src->cur_len = n;
+  src->cur_prefix = hfg_be_prefix8(hfg_rec_key(src->cur), hfg_rec_klen(src->cur));
   return 1;
 }
 
@@ -388,7 +392,9 @@ struct hfg_sort_iter {
 };
 
 static int heap_less(hfg_sort_iter *it, size_t a, size_t b) {
-  return hfg_rec_cmp(it->src[it->heap[a]].cur, it->src[it->heap[b]].cur) < 0;
+  const source *x = &it->src[it->heap[a]], *y = &it->src[it->heap[b]];
+  if (x->cur_prefix != y->cur_prefix) return x->cur_prefix < y->cur_prefix;
+  return hfg_rec_cmp(x->cur, y->cur) < 0;
 }
 
 static void heap_down(hfg_sort_iter *it, size_t i) {
