@@ -5,8 +5,11 @@
  * Hand-written rather than a CSV library because the common case must run at
  * memory speed (research/limits.md: memchr line + field splitting reaches
  * 2.5 GB/s, byte-at-a-time state machines such as libcsv's callbacks stay far
- * below that). CSV fields are found by one scan for the delimiter, a quote or
- * LF, 16 bytes a step (scan3); a quoted field is found by one scan for its
+ * below that). A CSV record is read by one walk over the positions of its
+ * delimiters, quotes and LFs, found 64 bytes at a time (parse_csv_fast);
+ * what that walk does not take (a record near the buffer's end, a malformed
+ * one) parse_csv reads, the reference: its fields are found by one scan for
+ * the delimiter, a quote or LF, 16 bytes a step (scan3); a quoted field is found by one scan for its
  * closing quote that also counts the LFs before it (scan_quote), so that the
  * record's line count needs no second pass over its bytes. A quoted field
  * without a doubled quote is handed out where it lies in buf (between its
@@ -592,6 +595,25 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
   }
 }
 
+/* read_one's common case, a CSV record in the middle of the buffer, without
+ * its checks: 1 with rec filled, or P_SLOW (nothing read) when read_one must
+ * decide (the input's start, a blank line, the part's limit, an overlong
+ * record, or whatever parse_csv_fast does not take). */
+static inline int csv_quick(hfg_record_reader *r, hfg_record *rec) {
+  if (r->fmt != HFG_INPUT_CSV || r->at_start || r->skip_line || r->pos >= r->end ||
+      r->buf[r->pos] == '\n' || r->buf[r->pos] == '\r' || r->buf_off + r->pos >= r->limit)
+    return P_SLOW;
+  const size_t pos0 = r->pos;
+  const uint64_t line0 = r->line;
+  int rc = parse_csv_fast(r, rec, r->buf + r->pos);
+  if (rc == 1 && rec->raw_len > r->max_record) { /* read_one rejects it */
+    r->pos = pos0;
+    r->line = line0;
+    return P_SLOW;
+  }
+  return rc;
+}
+
 /* read_one for the dump dialects: no UTF-8 byte order mark is dropped, blank
  * lines are records, the dialect may consume an end-of-data marker (P_SKIP). Kept apart
  * so that the CSV/TSV loop above stays as it was. */
@@ -737,8 +759,10 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       if (rc) return rc;
       continue;
     }
-    int rc = r->db ? hfg_dbsrc_next(r->db, rec, &r->err)
-                   : r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
+    int rc;
+    if (r->db) rc = hfg_dbsrc_next(r->db, rec, &r->err);
+    else if (r->dialect) rc = read_one_dialect(r, rec);
+    else if ((rc = csv_quick(r, rec)) == P_SLOW) rc = read_one(r, rec);
     if (rc == 0) {
       hfg_rr_close_input(r);
       continue;

@@ -18,7 +18,8 @@
 
 /* The positions of the bytes equal to a, b or c among the 64 at p (all
  * readable) as a mask, bit i for p[i]: one step of the CSV record walk
- * (record_reader.c, parse_csv_fast). */
+ * (record_reader.c, parse_csv_fast), which leaves the buffer's last bytes
+ * to parse_csv. */
 static inline uint64_t hfg_scan_mask64(const char *p, char a, char b, char c) {
 #if defined(__AVX2__)
   const __m256i va = _mm256_set1_epi8(a), vb = _mm256_set1_epi8(b), vc = _mm256_set1_epi8(c);
@@ -45,15 +46,6 @@ static inline uint64_t hfg_scan_mask64(const char *p, char a, char b, char c) {
   for (int i = 0; i < 64; i++) m |= (uint64_t)(p[i] == a || p[i] == b || p[i] == c) << i;
   return m;
 #endif
-}
-
-/* hfg_scan_mask64 over the n < 64 bytes at p (the bits from n on clear),
- * for the end of the buffer. */
-static inline uint64_t hfg_scan_mask_tail(const char *p, size_t n, char a, char b, char c) {
-  char t[64];
-  memset(t, 0, sizeof t);
-  memcpy(t, p, n);
-  return hfg_scan_mask64(t, a, b, c) & (n ? ~0ULL >> (64 - n) : 0);
 }
 
 /* The first byte of [p, e) equal to a, b or c, or e: 16 bytes a step where
