@@ -277,7 +277,7 @@ static inline void copy_over(char *d, const char *s, size_t n) {
 }
 
 /* The common CSV record, in one walk over the positions of its delimiters,
- * quotes and LFs, found 64 bytes at a time (hfg_scan_mask64) and taken in
+ * quotes and LFs, found 64 bytes at a time (hfg_scan_csv64) and taken in
  * order from the mask (lowest bit first): the bytes between those positions
  * are not looked at, and no position is looked for twice. Returns 1 with rec
  * filled, exactly as parse_csv would, or P_SLOW when parse_csv must decide:
@@ -304,14 +304,14 @@ __attribute__((noinline)) static int parse_csv_fast(hfg_record_reader *r, hfg_re
   size_t su = 0;       /* scratch used */
   uint64_t lf = 0;     /* LFs inside quoted fields */
   const char *b = s;   /* the mask m covers [b, b + 64) */
-  uint64_t m = hfg_scan_mask64(b, delim, '"', '\n');
+  uint64_t m = hfg_scan_csv64(b, delim);
   const char *x, *fs = s; /* the current field's first byte */
 #define NEXT_HIT()                                   \
   do {                                               \
     while (!m) {                                     \
       b += 64;                                       \
       if (e - b < 80) return P_SLOW;                 \
-      m = hfg_scan_mask64(b, delim, '"', '\n');      \
+      m = hfg_scan_csv64(b, delim);                  \
     }                                                \
     x = b + (unsigned)__builtin_ctzll(m);            \
     m &= m - 1;                                      \
@@ -335,6 +335,7 @@ __attribute__((noinline)) static int parse_csv_fast(hfg_record_reader *r, hfg_re
       finish(r, rec, s, fe, x + 1, lf + 1);
       return 1;
     }
+    if (c != '"') continue;     /* not one of the walk's bytes */
     if (x != fs) return P_SLOW; /* a quote in an unquoted field */
     /* a quoted field: to a quote not followed by another one */
     int copy = copy_all;

@@ -177,6 +177,8 @@ TEST(patterns_at_every_offset) {
       "\"a\nb\",c\n",    "\"a\r\nb\"\r\n", "\"\",\n",          ",\n",             "\"a,b\"\"c\",\"\"\n",
       "x\"y,z\n",        "\"ab\"c,d\n",    "\"ab\"\r,d\n",     "\"ab\"\rx\n",     "\"a\"\"\n",
       "x\ry\n",          "\n\n\r\n",       "\"a\"\"\"\"b\"\n", "\"\"\"\n",        "\"a\"\n\"b\n",
+      /* '*' and 0x02 share the walk's mask with the quote and LF */
+      "*a,*\n",          "\x02,b\x02\n",   "\"*\"\"\x02\",*\n", "\"a\"*,b\n",      "**\"*\n",
   };
   for (size_t pi = 0; pi < sizeof pats / sizeof *pats; pi++) {
     sbuf b = {0};
@@ -209,7 +211,7 @@ static unsigned next_rand(void) {
  * CR and LF inside, empty; now and then a byte made a quote, CR or LF (a
  * malformed record, or a resynchronisation); some files without a final LF. */
 static void random_file(sbuf *b, char delim, size_t nrec) {
-  static const char body[] = "abcXYZ019 \xc3\xa9.-";
+  static const char body[] = "abcXYZ019 \xc3\xa9.-*\x02";
   const size_t nf = 1 + next_rand() % 8;
   for (size_t r = 0; r < nrec; r++) {
     for (size_t i = 0; i < nf; i++) {
