@@ -296,11 +296,9 @@ __attribute__((noinline)) static int parse_csv_fast(hfg_record_reader *r, hfg_re
   const char *const e = r->buf + r->end;
   if (r->scap < r->cap || r->csv_slow || e - s < 80) return P_SLOW;
   const char delim = (char)r->delim;
-  const int copy_all = r->null_s != NULL;
   /* the fields in locals: stores through them must not reload r->nf */
   hfg_field *const f0 = r->fields, *const fend = r->fields + r->fcap;
   hfg_field *f = f0;
-  char *const out = r->scratch;
   size_t su = 0;       /* scratch used */
   uint64_t lf = 0;     /* LFs inside quoted fields */
   const char *b = s;   /* the mask m covers [b, b + 64) */
@@ -338,7 +336,7 @@ __attribute__((noinline)) static int parse_csv_fast(hfg_record_reader *r, hfg_re
     if (c != '"') continue;     /* not one of the walk's bytes */
     if (x != fs) return P_SLOW; /* a quote in an unquoted field */
     /* a quoted field: to a quote not followed by another one */
-    int copy = copy_all;
+    int copy = r->null_s != NULL;
     const char *seg = fs + 1; /* copying: the first byte not yet copied */
     const size_t fsu = su;    /* where the copy starts */
     for (;;) {
@@ -349,7 +347,7 @@ __attribute__((noinline)) static int parse_csv_fast(hfg_record_reader *r, hfg_re
         continue;
       }
       if (x[1] != '"') break; /* x + 1 < e: the block at b is whole */
-      copy_over(out + su, seg, (size_t)(x + 1 - seg)); /* with one of the two quotes */
+      copy_over(r->scratch + su, seg, (size_t)(x + 1 - seg)); /* with one of the two quotes */
       su += (size_t)(x + 1 - seg);
       seg = x + 2;
       copy = 1;
@@ -357,9 +355,9 @@ __attribute__((noinline)) static int parse_csv_fast(hfg_record_reader *r, hfg_re
     }
     /* the closing quote at x: then the delimiter, LF, or CR LF */
     if (copy) {
-      copy_over(out + su, seg, (size_t)(x - seg));
+      copy_over(r->scratch + su, seg, (size_t)(x - seg));
       su += (size_t)(x - seg);
-      f->p = out + fsu;
+      f->p = r->scratch + fsu;
       f->len = su - fsu;
     } else {
       f->p = fs + 1;
