@@ -9,11 +9,12 @@
  * delimiters, quotes and LFs, found 64 bytes at a time (parse_csv_fast);
  * what that walk does not take (a record near the buffer's end, a malformed
  * one) parse_csv reads, the reference: its fields are found by one scan for
- * the delimiter, a quote or LF, 16 bytes a step (scan3); a quoted field is found by one scan for its
- * closing quote that also counts the LFs before it (scan_quote), so that the
- * record's line count needs no second pass over its bytes. A quoted field
- * without a doubled quote is handed out where it lies in buf (between its
- * quotes); one with "" is copied into `scratch` without them. (With a
+ * the delimiter, a quote or LF, 16 bytes a step (scan3); a quoted field is
+ * found by one scan for its closing quote that also counts the LFs before
+ * it (scan_quote), so that the record's line count needs no second pass
+ * over its bytes. Both hand out a quoted field without a doubled quote
+ * where it lies in buf (between its quotes); one with "" is copied into
+ * `scratch` without them. (With a
  * --null-string every quoted field is copied: mark_nulls tells quoted from
  * unquoted fields by whether they lie in the raw bytes.) TSV needs no quote
  * handling: memchr for the line end, then for each delimiter.
@@ -174,7 +175,8 @@ __attribute__((noinline, cold)) static int unterminated(hfg_record_reader *r, hf
 }
 
 /* A CSV record (quoted fields, and the quote rules, handled here). */
-__attribute__((noinline)) static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
+__attribute__((noinline)) static int parse_csv(hfg_record_reader *r, hfg_record *rec,
+                                               const char *s) {
   const char *e = r->buf + r->end;
   const unsigned char delim = r->delim;
   if (r->scap < r->cap) {
@@ -269,8 +271,10 @@ __attribute__((noinline)) static int parse_csv(hfg_record_reader *r, hfg_record 
  * (parse_csv_fast makes sure both lie in buf and scratch). */
 static inline void copy_over(char *d, const char *s, size_t n) {
 #ifdef __SSE2__
-  for (size_t i = 0; i < n; i += 16)
-    _mm_storeu_si128((__m128i *)(void *)(d + i), _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+  for (size_t i = 0; i < n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+    _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+  }
 #else
   memcpy(d, s, n);
 #endif
@@ -291,8 +295,8 @@ static inline void copy_over(char *d, const char *s, size_t n) {
  * never write past scratch (never fewer bytes after the copy's start than in
  * the record before it). */
 enum { P_SLOW = 4 };
-__attribute__((noinline)) static int parse_csv_fast(hfg_record_reader *r, hfg_record *rec,
-                                                    const char *s) {
+static inline __attribute__((always_inline)) int parse_csv_fast(hfg_record_reader *r,
+                                                                hfg_record *rec, const char *s) {
   const char *const e = r->buf + r->end;
   if (r->scap < r->cap || r->csv_slow || e - s < 80) return P_SLOW;
   const char delim = (char)r->delim;
