@@ -5,12 +5,16 @@
  * Hand-written rather than a CSV library because the common case must run at
  * memory speed (research/limits.md: memchr line + field splitting reaches
  * 2.5 GB/s, byte-at-a-time state machines such as libcsv's callbacks stay far
- * below that). CSV fields are found by one scan for the delimiter, a quote or
- * LF, 16 bytes a step (scan3); a quoted field is found by one scan for its
- * closing quote that also counts the LFs before it (scan_quote), so that the
- * record's line count needs no second pass over its bytes. A quoted field
- * without a doubled quote is handed out where it lies in buf (between its
- * quotes); one with "" is copied into `scratch` without them. (With a
+ * below that). A CSV record is read by one walk over the positions of its
+ * delimiters, quotes and LFs, found 64 bytes at a time (parse_csv_fast);
+ * what that walk does not take (a record near the buffer's end, a malformed
+ * one) parse_csv reads, the reference: its fields are found by one scan for
+ * the delimiter, a quote or LF, 16 bytes a step (scan3); a quoted field is
+ * found by one scan for its closing quote that also counts the LFs before
+ * it (scan_quote), so that the record's line count needs no second pass
+ * over its bytes. Both hand out a quoted field without a doubled quote
+ * where it lies in buf (between its quotes); one with "" is copied into
+ * `scratch` without them. (With a
  * --null-string every quoted field is copied: mark_nulls tells quoted from
  * unquoted fields by whether they lie in the raw bytes.) TSV needs no quote
  * handling: memchr for the line end, then for each delimiter.
@@ -30,15 +34,10 @@
 
 #include <stdio.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-#ifdef __AVX2__
-#include <immintrin.h>
-#endif
 
 #include "pipeline/record_dialect.h"
 #include "pipeline/record_input.h"
+#include "pipeline/record_scan.h"
 #include "pipeline/source_db.h"
 #include "util/alloc.h"
 #include "util/err.h"
@@ -98,90 +97,6 @@ static int grow_fields(hfg_record_reader *r) {
     (r)->fields[(r)->nf].len = (n);                               \
     (r)->nf++;                                                    \
   } while (0)
-
-/* The first byte of [p, e) equal to a, b or c, or e: 16 bytes a step where
- * SSE2 is there (every x86-64), a byte loop elsewhere and for the tail. */
-static inline const char *scan3(const char *p, const char *e, char a, char b, char c) {
-#ifdef __SSE2__
-  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
-  while (e - p >= 16) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
-                             _mm_cmpeq_epi8(x, vc));
-    unsigned mask = (unsigned)_mm_movemask_epi8(m);
-    if (mask) return p + __builtin_ctz(mask);
-    p += 16;
-  }
-#endif
-  for (; p < e; p++)
-    if (*p == a || *p == b || *p == c) return p;
-  return e;
-}
-
-/* The first byte of [p, e) equal to a or b, or e: scan3 with 32-byte steps
- * first where AVX2 is there. For TSV, whose long fields are unquoted (CSV's
- * short unquoted fields do better without the extra setup). */
-static inline const char *scan2_wide(const char *p, const char *e, char a, char b) {
-#ifdef __AVX2__
-  if (e - p >= 32) {
-    const __m256i wa = _mm256_set1_epi8(a), wb = _mm256_set1_epi8(b);
-    do {
-      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-      __m256i m = _mm256_or_si256(_mm256_cmpeq_epi8(x, wa), _mm256_cmpeq_epi8(x, wb));
-      unsigned mask = (unsigned)_mm256_movemask_epi8(m);
-      if (mask) return p + __builtin_ctz(mask);
-      p += 32;
-    } while (e - p >= 32);
-  }
-#endif
-  return scan3(p, e, a, b, b);
-}
-
-/* The first '"' in [p, e), or NULL; *lf += the LFs before it (all of them
- * when there is none): the closing-quote search of a quoted field, which
- * also counts its quoted newlines. */
-static inline const char *scan_quote(const char *p, const char *e, uint64_t *lf) {
-  uint64_t n = 0;
-#ifdef __AVX2__
-  const __m256i wq = _mm256_set1_epi8('"'), wn = _mm256_set1_epi8('\n');
-  while (e - p >= 32) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    unsigned mq = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, wq));
-    unsigned mn = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, wn));
-    if (mq) {
-      if (mn) n += (unsigned)__builtin_popcount(mn & ((mq & -mq) - 1));
-      *lf += n;
-      return p + __builtin_ctz(mq);
-    }
-    if (mn) n += (unsigned)__builtin_popcount(mn);
-    p += 32;
-  }
-#endif
-#ifdef __SSE2__
-  const __m128i vq = _mm_set1_epi8('"'), vn = _mm_set1_epi8('\n');
-  while (e - p >= 16) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-    unsigned mq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vq));
-    unsigned mn = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vn));
-    if (mq) {
-      if (mn) n += (unsigned)__builtin_popcount(mn & ((mq & -mq) - 1));
-      *lf += n;
-      return p + __builtin_ctz(mq);
-    }
-    if (mn) n += (unsigned)__builtin_popcount(mn);
-    p += 16;
-  }
-#endif
-  for (; p < e; p++) {
-    if (*p == '"') {
-      *lf += n;
-      return p;
-    }
-    n += *p == '\n';
-  }
-  *lf += n;
-  return NULL;
-}
 
 static uint64_t count_lf(const char *p, const char *e) {
   uint64_t n = 0;
@@ -260,7 +175,8 @@ __attribute__((noinline, cold)) static int unterminated(hfg_record_reader *r, hf
 }
 
 /* A CSV record (quoted fields, and the quote rules, handled here). */
-static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
+__attribute__((noinline)) static int parse_csv(hfg_record_reader *r, hfg_record *rec,
+                                               const char *s) {
   const char *e = r->buf + r->end;
   const unsigned char delim = r->delim;
   if (r->scap < r->cap) {
@@ -351,6 +267,123 @@ static int parse_csv(hfg_record_reader *r, hfg_record *rec, const char *s) {
   }
 }
 
+/* n bytes from s to d, 16 at a time: reads and writes up to 15 bytes more
+ * (parse_csv_fast makes sure both lie in buf and scratch). */
+static inline void copy_over(char *d, const char *s, size_t n) {
+#ifdef __SSE2__
+  for (size_t i = 0; i < n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+    _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+  }
+#else
+  memcpy(d, s, n);
+#endif
+}
+
+/* The common CSV record, in one walk over the positions of its delimiters,
+ * quotes and LFs, found 64 bytes at a time (hfg_scan_csv64) and taken in
+ * order from the mask (lowest bit first): the bytes between those positions
+ * are not looked at, and no position is looked for twice. Returns 1 with rec
+ * filled, exactly as parse_csv would, or P_SLOW when parse_csv must decide:
+ * the record runs into the buffer's last 80 bytes (or past them, or to the
+ * input's end without an LF), is malformed (a quote in an unquoted field, a
+ * byte after a closing quote), has more fields than r->fields holds, or
+ * scratch is not yet as large as buf. A quoted field with a doubled quote
+ * (or any, with a NULL string: see the top) is copied into scratch as its
+ * quotes are found, 16 bytes a step: every position found lies 16 bytes or
+ * more before the buffer's end, so those steps never read past buf, and
+ * never write past scratch (never fewer bytes after the copy's start than in
+ * the record before it). */
+enum { P_SLOW = 4 };
+static inline __attribute__((always_inline)) int parse_csv_fast(hfg_record_reader *r,
+                                                                hfg_record *rec, const char *s) {
+  const char *const e = r->buf + r->end;
+  if (r->scap < r->cap || r->csv_slow || e - s < 80) return P_SLOW;
+  const char delim = (char)r->delim;
+  /* the fields in locals: stores through them must not reload r->nf */
+  hfg_field *const f0 = r->fields, *const fend = r->fields + r->fcap;
+  hfg_field *f = f0;
+  size_t su = 0;       /* scratch used */
+  uint64_t lf = 0;     /* LFs inside quoted fields */
+  const char *b = s;   /* the mask m covers [b, b + 64) */
+  uint64_t m = hfg_scan_csv64(b, delim);
+  const char *x, *fs = s; /* the current field's first byte */
+#define NEXT_HIT()                                   \
+  do {                                               \
+    while (!m) {                                     \
+      b += 64;                                       \
+      if (e - b < 80) return P_SLOW;                 \
+      m = hfg_scan_csv64(b, delim);                  \
+    }                                                \
+    x = b + (unsigned)__builtin_ctzll(m);            \
+    m &= m - 1;                                      \
+  } while (0)
+  for (;;) { /* a field starts at fs */
+    NEXT_HIT();
+    if (f == fend) return P_SLOW; /* parse_csv grows r->fields */
+    char c = *x;
+    if (c == delim) {
+      f->p = fs;
+      f->len = (size_t)(x - fs);
+      f++;
+      fs = x + 1;
+      continue;
+    }
+    if (c == '\n') { /* the record's last field, before a CR */
+      const char *fe = x > fs && x[-1] == '\r' ? x - 1 : x;
+      f->p = fs;
+      f->len = (size_t)(fe - fs);
+      r->nf = (size_t)(f + 1 - f0);
+      finish(r, rec, s, fe, x + 1, lf + 1);
+      return 1;
+    }
+    if (c != '"') continue;     /* not one of the walk's bytes */
+    if (x != fs) return P_SLOW; /* a quote in an unquoted field */
+    /* a quoted field: to a quote not followed by another one */
+    int copy = r->null_s != NULL;
+    const char *seg = fs + 1; /* copying: the first byte not yet copied */
+    const size_t fsu = su;    /* where the copy starts */
+    for (;;) {
+      NEXT_HIT();
+      c = *x;
+      if (c != '"') {
+        lf += c == '\n';
+        continue;
+      }
+      if (x[1] != '"') break; /* x + 1 < e: the block at b is whole */
+      copy_over(r->scratch + su, seg, (size_t)(x + 1 - seg)); /* with one of the two quotes */
+      su += (size_t)(x + 1 - seg);
+      seg = x + 2;
+      copy = 1;
+      NEXT_HIT(); /* the second quote */
+    }
+    /* the closing quote at x: then the delimiter, LF, or CR LF */
+    if (copy) {
+      copy_over(r->scratch + su, seg, (size_t)(x - seg));
+      su += (size_t)(x - seg);
+      f->p = r->scratch + fsu;
+      f->len = su - fsu;
+    } else {
+      f->p = fs + 1;
+      f->len = (size_t)(x - fs - 1);
+    }
+    f++;
+    const char *after = x + 1;
+    if (*after == delim) {
+      NEXT_HIT(); /* the delimiter, at after */
+      fs = after + 1;
+      continue;
+    }
+    if (*after == '\n' || (*after == '\r' && after[1] == '\n')) { /* after + 1 < e, as above */
+      r->nf = (size_t)(f - f0);
+      finish(r, rec, s, after, after + 1 + (*after == '\r'), lf + 1);
+      return 1;
+    }
+    return P_SLOW;
+  }
+#undef NEXT_HIT
+}
+
 /* A dump dialect's record at buf[pos]: record_dialect.c parses, the reader
  * keeps the provenance. */
 static int parse_dialect(hfg_record_reader *r, hfg_record *rec) {
@@ -380,7 +413,10 @@ static int parse_dialect(hfg_record_reader *r, hfg_record *rec) {
  * HFG_EPARSE (syntax), P_MORE, or a fatal code. */
 static int parse_record(hfg_record_reader *r, hfg_record *rec) {
   const char *s = r->buf + r->pos, *e = r->buf + r->end;
-  if (r->fmt == HFG_INPUT_CSV) return parse_csv(r, rec, s);
+  if (r->fmt == HFG_INPUT_CSV) {
+    int rc = parse_csv_fast(r, rec, s);
+    return rc != P_SLOW ? rc : parse_csv(r, rec, s);
+  }
   /* TSV: one pass for the delimiter or LF (scan2_wide), rather than a memchr for
    * the line end and then one per field */
   const char delim = (char)r->delim;
@@ -562,6 +598,25 @@ static int read_one(hfg_record_reader *r, hfg_record *rec) {
   }
 }
 
+/* read_one's common case, a CSV record in the middle of the buffer, without
+ * its checks: 1 with rec filled, or P_SLOW (nothing read) when read_one must
+ * decide (the input's start, a blank line, the part's limit, an overlong
+ * record, or whatever parse_csv_fast does not take). */
+static inline int csv_quick(hfg_record_reader *r, hfg_record *rec) {
+  if (r->fmt != HFG_INPUT_CSV || r->at_start || r->skip_line || r->pos >= r->end ||
+      r->buf[r->pos] == '\n' || r->buf[r->pos] == '\r' || r->buf_off + r->pos >= r->limit)
+    return P_SLOW;
+  const size_t pos0 = r->pos;
+  const uint64_t line0 = r->line;
+  int rc = parse_csv_fast(r, rec, r->buf + r->pos);
+  if (rc == 1 && rec->raw_len > r->max_record) { /* read_one rejects it */
+    r->pos = pos0;
+    r->line = line0;
+    return P_SLOW;
+  }
+  return rc;
+}
+
 /* read_one for the dump dialects: no UTF-8 byte order mark is dropped, blank
  * lines are records, the dialect may consume an end-of-data marker (P_SKIP). Kept apart
  * so that the CSV/TSV loop above stays as it was. */
@@ -707,8 +762,10 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       if (rc) return rc;
       continue;
     }
-    int rc = r->db ? hfg_dbsrc_next(r->db, rec, &r->err)
-                   : r->dialect ? read_one_dialect(r, rec) : read_one(r, rec);
+    int rc;
+    if (r->db) rc = hfg_dbsrc_next(r->db, rec, &r->err);
+    else if (r->dialect) rc = read_one_dialect(r, rec);
+    else if ((rc = csv_quick(r, rec)) == P_SLOW) rc = read_one(r, rec);
     if (rc == 0) {
       hfg_rr_close_input(r);
       continue;

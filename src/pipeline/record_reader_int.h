@@ -77,6 +77,9 @@ struct hfg_record_reader {
   uint64_t buf_off;     /* file offset of buf[0] (plain input) */
 
   uint64_t blank_lines; /* CSV/TSV blank lines skipped (hfg_record_reader_blank_lines) */
+
+  int csv_slow; /* tests only: 1 parses every CSV record by parse_csv alone, the
+                   reference its fast path (parse_csv_fast) is compared with */
 };
 
 /* Inputs in order (record_reader.c): opens paths[next_path] (its header
