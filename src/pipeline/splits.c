@@ -142,14 +142,10 @@ static inline size_t split_le(const hfg_splits *s, size_t i, uint64_t rp, const 
   return p < rp;
 }
 
-size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
-  /* the answer: how many keys are <= row; the empty row sorts before every key */
-  if (s->n == 0 || len == 0) return 0;
-  /* the row's first byte narrows it to the keys starting with the same byte,
-   * mostly none (salted keys against splits of one byte each) */
-  const struct hfg_splits_first e = s->by_first[row[0]];
-  size_t base = e.le, n = e.rest;
-  if (n == 0) return base;
+/* The region of a row among the n keys from base on (all starting with the
+ * row's first byte), those before base being <= row. */
+__attribute__((noinline)) static size_t region_among(const hfg_splits *s, size_t base, size_t n,
+                                                     const uint8_t *row, size_t len) {
   const uint64_t rp = hfg_be_prefix8(row, len);
   /* invariant: keys before base are <= row; the answer is in [base, base + n] */
   while (n > 1) {
@@ -158,6 +154,17 @@ size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
     n -= half;
   }
   return base + split_le(s, base, rp, row, len);
+}
+
+size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
+  /* the answer: how many keys are <= row; the empty row sorts before every key */
+  if (s->n == 0 || len == 0) return 0;
+  /* the row's first byte narrows it to the keys starting with the same byte,
+   * mostly none (salted keys against splits of one byte each): then no search,
+   * and no registers to save */
+  const struct hfg_splits_first e = s->by_first[row[0]];
+  if (e.rest == 0) return e.le;
+  return region_among(s, e.le, e.rest, row, len);
 }
 
 void hfg_splits_free(hfg_splits *s) {
