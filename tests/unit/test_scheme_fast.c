@@ -41,7 +41,7 @@ static const char *const FIXED[] = {
     "4294967295", "4294967296", "-4294967296", "9223372036854775807", "-9223372036854775808",
     "9223372036854775808", "-9223372036854775809", "00000000", "0000000000000000001",
     "000000000000000000000000001", "+1", " 1", "1 ", "x", "-", "--1", "1-", "12345678x",
-    "1234x678", "/", ":", "123:", "12/4", "\xff", "1\x00", "0x10", "1e5", "18446744073709551616",
+    "1234x678", "/", ":", "123:", "12/4", "\xff", "0x10", "1e5", "18446744073709551616", "1",
 };
 
 /* The same template with the shortcut off: the general path renders every
@@ -70,8 +70,11 @@ static size_t make_value(int i, char *buf) {
   int nfixed = (int)(sizeof FIXED / sizeof *FIXED);
   if (i < nfixed) {
     size_t n = strlen(FIXED[i]);
-    if (!strcmp(FIXED[i], "1\x00")) n = 2; /* a NUL after the digit */
     memcpy(buf, FIXED[i], n + 1);
+    if (i == nfixed - 1) { /* "1" and a NUL byte */
+      buf[n++] = '\0';
+      buf[n] = '\0';
+    }
     return n;
   }
   size_t n = 0, digits = i % 16 == 0 ? 80 + rnd() % 60 : 1 + rnd() % 20; /* some past 96 bytes */
