@@ -78,8 +78,8 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
     const hfg_field *f = &fields[cols[i].column];
     const size_t len = f->len;
     const size_t room = (size_t)(end - w);
-    if (len && cols[i].enc == HFG_VALUE_TEXT) { /* the common case: the bytes as they are */
-      if (room < 4 + len) {
+    if (__builtin_expect(len && cols[i].enc == HFG_VALUE_TEXT, 1)) { /* the bytes as they are */
+      if (__builtin_expect(room < 4 + len, 0)) {
         pl->len = (size_t)(w - pl->p);
         if (hfg_buf_reserve(pl, 4 + len)) return *nulls = nnull, HFG_ENOMEM;
         w = pl->p + pl->len;
