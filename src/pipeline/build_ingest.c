@@ -60,16 +60,15 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
   if (j->ts_column >= 0 &&
       hfg_stamp_parse(&j->stamp, &fields[j->ts_column], &ts, why, whylen))
     return HFG_EPARSE;
-  /* room for the header, every length and every text value at once; the
-   * writes go through a local cursor (w), pl->len is set when a value takes
-   * the general path and at the end */
+  /* room for the header and every length; each value checks its own room
+   * (the buffer holds many records: it seldom grows). The writes go through a
+   * local cursor (w); pl->len is set when a value takes the general path and
+   * at the end. */
   const hfg_cellcol *cols = j->cols;
   const size_t ncols = j->ncols;
-  const int skip_empty = j->o->empty == HFG_EMPTY_SKIP;
-  size_t need = 18 + 4 * ncols;
-  for (size_t i = 0; i < ncols; i++) need += fields[cols[i].column].len;
-  if (pl->cap - pl->len < need && hfg_buf_reserve(pl, need)) return HFG_ENOMEM;
-  uint8_t *w = pl->p + pl->len;
+  const size_t head = 18 + 4 * ncols;
+  if (pl->cap - pl->len < head && hfg_buf_reserve(pl, head)) return HFG_ENOMEM;
+  uint8_t *w = pl->p + pl->len, *end = pl->p + pl->cap; /* end: reloaded when pl grows */
   hfg_put_be64(w, (uint64_t)ts);
   hfg_put_be64(w + 8, line);
   hfg_put_be16(w + 16, file_idx);
@@ -78,23 +77,29 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
   for (size_t i = 0; i < ncols; i++) {
     const hfg_field *f = &fields[cols[i].column];
     const size_t len = f->len;
-    const size_t room = (size_t)(pl->p + pl->cap - w);
-    if (len == 0 && (f->is_null || skip_empty)) {
+    const size_t room = (size_t)(end - w);
+    if (__builtin_expect(len && cols[i].enc == HFG_VALUE_TEXT, 1)) { /* the bytes as they are */
+      if (__builtin_expect(room < 4 + len, 0)) {
+        pl->len = (size_t)(w - pl->p);
+        if (hfg_buf_reserve(pl, 4 + len)) return *nulls = nnull, HFG_ENOMEM;
+        w = pl->p + pl->len;
+        end = pl->p + pl->cap;
+      }
+      hfg_put_be32(w, (uint32_t)len);
+      hfg_copy(w + 4, (const uint8_t *)f->p, len);
+      w += 4 + len;
+      continue;
+    }
+    if (len == 0 && (f->is_null || j->o->empty == HFG_EMPTY_SKIP)) { /* no cell */
       nnull += (uint64_t)f->is_null;
       if (room < 4) {
         pl->len = (size_t)(w - pl->p);
         if (hfg_buf_reserve(pl, 4)) return *nulls = nnull, HFG_ENOMEM;
         w = pl->p + pl->len;
+        end = pl->p + pl->cap;
       }
       hfg_put_be32(w, ABSENT);
       w += 4;
-      continue;
-    }
-    if (cols[i].enc == HFG_VALUE_TEXT && room >= 4 + len) {
-      /* the common case, without a call: the bytes as they are */
-      hfg_put_be32(w, (uint32_t)len);
-      hfg_copy(w + 4, (const uint8_t *)f->p, len);
-      w += 4 + len;
       continue;
     }
     pl->len = (size_t)(w - pl->p);
@@ -110,19 +115,17 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
     }
     hfg_put_be32(pl->p + at, (uint32_t)(pl->len - at - 4));
     w = pl->p + pl->len;
+    end = pl->p + pl->cap;
   }
   pl->len = (size_t)(w - pl->p);
   *nulls = nnull;
   return 0;
 }
 
-int hfg_build_rowkey(job *j, const hfg_field *fields, size_t nfields, int nulls_possible,
-                     uint8_t *key, size_t *klenp, char *why, size_t whylen) {
-  size_t klen = 0;
-  int erc = nulls_possible && hfg_dialect_null_key(j->scheme, fields, nfields, why, whylen)
-                ? HFG_EPARSE
-                : hfg_scheme_eval(j->scheme, fields, nfields, key, HBASE_MAX_ROW, &klen, why,
-                                  whylen);
+/* Why a record has no key of 1..HBASE_MAX_ROW bytes, as the reject says it:
+ * erc from the evaluation (0 with a key of klen bytes). */
+__attribute__((noinline)) static int rowkey_refused(int erc, size_t klen, char *why,
+                                                    size_t whylen) {
   if (erc == HFG_ETOOBIG && strstr(why, "intermediate value")) {
     /* a part over the scheme's scratch size (HFG_SCHEME_SCRATCH), not a long key: keep
      * eval's reason, which names the template position */
@@ -134,8 +137,31 @@ int hfg_build_rowkey(job *j, const hfg_field *fields, size_t nfields, int nulls_
     snprintf(why, whylen, "empty rowkey");
     erc = HFG_EPARSE;
   }
-  *klenp = klen;
   return erc;
+}
+
+/* hfg_build_rowkey of a record that may hold NULLs: refused when a key
+ * column is NULL. */
+__attribute__((noinline)) static int rowkey_nulls(job *j, const hfg_field *fields, size_t nfields,
+                                                  uint8_t *key, size_t *klenp, char *why,
+                                                  size_t whylen) {
+  if (hfg_dialect_null_key(j->scheme, fields, nfields, why, whylen)) {
+    *klenp = 0;
+    return HFG_EPARSE;
+  }
+  int erc = hfg_scheme_eval(j->scheme, fields, nfields, key, HBASE_MAX_ROW, klenp, why, whylen);
+  if (erc) *klenp = 0;
+  return rowkey_refused(erc, *klenp, why, whylen);
+}
+
+int hfg_build_rowkey(job *j, const hfg_field *fields, size_t nfields, int nulls_possible,
+                     uint8_t *key, size_t *klenp, char *why, size_t whylen) {
+  if (nulls_possible) return rowkey_nulls(j, fields, nfields, key, klenp, why, whylen);
+  /* eval sets *klenp only when it gives a key */
+  int erc = hfg_scheme_eval(j->scheme, fields, nfields, key, HBASE_MAX_ROW, klenp, why, whylen);
+  if (erc == 0 && *klenp - 1 < HBASE_MAX_ROW) return 0; /* 1..HBASE_MAX_ROW bytes */
+  if (erc) *klenp = 0;
+  return rowkey_refused(erc, *klenp, why, whylen);
 }
 
 int hfg_build_key_record(job *j, const hfg_record *rec, int nulls_possible, uint16_t file_idx,

@@ -21,11 +21,20 @@ int hfg_splits_add(hfg_splits *s, const uint8_t *key, size_t len) {
   uint64_t *pf = hfg_realloc(s->prefix, (s->n + 1) * sizeof *pf);
   if (!pf) return HFG_ENOMEM;
   s->prefix = pf;
+  if (s->n >= UINT32_MAX) return HFG_ENOMEM;
+  if (!s->by_first && !(s->by_first = hfg_calloc(256, sizeof *s->by_first))) return HFG_ENOMEM;
   pf[s->n] = hfg_be_prefix8(key, len);
   s->key[s->n] = hfg_memdup(key, len);
   if (!s->key[s->n]) return HFG_ENOMEM;
   s->len[s->n] = len;
   s->n++;
+  /* ascending order: no key added so far starts with a byte above key[0],
+   * and the one-byte key key[0] comes before the longer ones starting so */
+  if (len == 1)
+    s->by_first[key[0]].le++;
+  else
+    s->by_first[key[0]].rest++;
+  for (size_t b = (size_t)key[0] + 1; b < 256; b++) s->by_first[b].le++;
   return 0;
 }
 
@@ -133,11 +142,12 @@ static inline size_t split_le(const hfg_splits *s, size_t i, uint64_t rp, const 
   return p < rp;
 }
 
-size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
-  size_t n = s->n; /* the answer: how many keys are <= row */
-  if (n == 0) return 0;
+/* The region of a row among the n keys from base on (all starting with the
+ * row's first byte), those before base being <= row. */
+__attribute__((noinline)) static size_t region_among(const hfg_splits *s, size_t base, size_t n,
+                                                     const uint8_t *row, size_t len) {
   const uint64_t rp = hfg_be_prefix8(row, len);
-  size_t base = 0; /* invariant: keys before base are <= row; the answer is in [base, base + n] */
+  /* invariant: keys before base are <= row; the answer is in [base, base + n] */
   while (n > 1) {
     size_t half = n / 2;
     base += half & (0 - split_le(s, base + half - 1, rp, row, len));
@@ -146,11 +156,23 @@ size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
   return base + split_le(s, base, rp, row, len);
 }
 
+size_t hfg_splits_region(const hfg_splits *s, const uint8_t *row, size_t len) {
+  /* the answer: how many keys are <= row; the empty row sorts before every key */
+  if (s->n == 0 || len == 0) return 0;
+  /* the row's first byte narrows it to the keys starting with the same byte,
+   * mostly none (salted keys against splits of one byte each): then no search,
+   * and no registers to save */
+  const struct hfg_splits_first e = s->by_first[row[0]];
+  if (e.rest == 0) return e.le;
+  return region_among(s, e.le, e.rest, row, len);
+}
+
 void hfg_splits_free(hfg_splits *s) {
   for (size_t i = 0; i < s->n; i++) hfg_free(s->key[i]);
   hfg_free(s->key);
   hfg_free(s->len);
   hfg_free(s->prefix);
+  hfg_free(s->by_first);
   memset(s, 0, sizeof *s);
 }
 

@@ -18,6 +18,13 @@ typedef struct hfg_splits {
   size_t *len;
   uint64_t *prefix; /* each key's first 8 bytes, big-endian, zero padded */
   size_t n; /* number of split keys; regions = n + 1 */
+  /* by a row's first byte b (kept by hfg_splits_add, NULL while n == 0):
+   * by_first[b].le keys are <= every row starting with b (those whose first
+   * byte is below b, and the one-byte key b itself), and the answer lies
+   * among the next by_first[b].rest keys (the longer ones starting with b) */
+  struct hfg_splits_first {
+    uint32_t le, rest;
+  } *by_first;
 } hfg_splits;
 
 /* Reads a splits file: one key per line in the escaped form of

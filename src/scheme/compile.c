@@ -555,6 +555,46 @@ static void free_cols(char **cols, size_t n) {
   hfg_free(cols);
 }
 
+/* The ops of eval.c's fast_key, when every part has an fkind and no
+ * phoenix_salt(N) covers the rest of the key; s->fops stays NULL otherwise.
+ * 0 or HFG_ENOMEM. */
+static int make_fops(hfg_scheme *s) {
+  if (s->salt_rest_part >= 0 || s->nparts == 0) return 0;
+  for (size_t i = 0; i < s->nparts; i++)
+    if (s->parts[i].fkind == FK_NONE) return 0;
+  sfop *ops = hfg_calloc(s->nparts, sizeof *ops);
+  if (!ops) return HFG_ENOMEM;
+  for (size_t i = 0; i < s->nparts; i++) {
+    const spart *sp = &s->parts[i];
+    sfop *op = &ops[i];
+    op->pad = (uint8_t)sp->pad;
+    if (sp->fkind == FK_LIT) {
+      op->len = sp->llen;
+      if (sp->llen <= 8) {
+        op->kind = FOP_WORD;
+        memcpy(&op->v, s->pool + sp->lit, sp->llen);
+      } else {
+        op->kind = FOP_LIT;
+        op->v = sp->lit;
+      }
+      continue;
+    }
+    op->col = (uint32_t)sp->fcol;
+    if (op->col + 1 > s->fops_cols) s->fops_cols = op->col + 1;
+    if (sp->fkind == FK_COL) {
+      op->kind = FOP_COL;
+    } else {
+      op->v = (uint64_t)sp->fmod;
+      op->kind = sp->fmod <= 10 && sp->pad <= 1 ? FOP_MOD1 : FOP_MOD;
+    }
+  }
+  s->fops = ops;
+  /* the salt presets' shape, {a % N}|{b} */
+  s->fops_salt = s->nparts == 3 && (ops[0].kind == FOP_MOD1 || ops[0].kind == FOP_MOD) &&
+                 ops[1].kind == FOP_WORD && ops[2].kind == FOP_COL && ops[2].pad == 0;
+  return 0;
+}
+
 int hfg_scheme_compile(const char *tmpl, const char *const *columns, size_t ncolumns,
                        hfg_scheme **out, char *errmsg, size_t errlen) {
   *out = NULL;
@@ -653,12 +693,17 @@ int hfg_scheme_compile(const char *tmpl, const char *const *columns, size_t ncol
       sp->fmod = rn->ival;
     }
   }
+  if (make_fops(s)) {
+    hfg_scheme_free(s);
+    return scheme_errf(errmsg, errlen, HFG_ENOMEM, "out of memory compiling the template");
+  }
   *out = s;
   return 0;
 }
 
 void hfg_scheme_free(hfg_scheme *s) {
   if (!s) return;
+  hfg_free(s->fops);
   free_cols(s->cols, s->ncols);
   hfg_free(s->col_used);
   hfg_free(s->nodes);

@@ -82,13 +82,25 @@ static int not_int(ectx *c, const val *v, const snode *n) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* 1..8 decimal digits at p as a number, or -1 when a byte is not a digit. The
  * digits go to the high end of a word whose low bytes are '0' (so a shorter
- * number reads as if zero-padded to 8); a byte is a digit when its high nibble
- * is 3 and adding 6 to it keeps that nibble 3 (0x30..0x39). Then adjacent
- * digits merge pairwise in three multiply-and-shift steps: each lane becomes
- * high * 10 + low (10 = the byte shift's weight per step: 10, 100, 10000). */
+ * number reads as if zero-padded to 8): loaded as two overlapping 4-byte words
+ * (whose shared bytes OR onto themselves), or for 1..3 digits the first,
+ * middle and last byte, never a byte past p[n - 1]. A byte is a digit when its
+ * high nibble is 3 and adding 6 to it keeps that nibble 3 (0x30..0x39). Then
+ * adjacent digits merge pairwise in three multiply-and-shift steps: each lane
+ * becomes high * 10 + low (10 = the byte shift's weight per step: 10, 100,
+ * 10000). */
 static inline int64_t eight_digits(const uint8_t *p, size_t n) {
-  uint64_t x = 0x3030303030303030ull;
-  memcpy((uint8_t *)&x + (8 - n), p, n);
+  uint64_t x;
+  if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    x = (uint64_t)a << (8 * (8 - n)) | (uint64_t)b << 32;
+  } else {
+    x = (uint64_t)p[0] << (8 * (8 - n)) | (uint64_t)p[n / 2] << (8 * (8 - n + n / 2)) |
+        (uint64_t)p[n - 1] << 56;
+  }
+  x |= 0x3030303030303030ull >> (8 * n - 8) >> 8; /* '0' below the digits (none for 8) */
   if (((x & 0xf0f0f0f0f0f0f0f0ull) | (((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) !=
       0x3333333333333333ull)
     return -1;
@@ -415,43 +427,118 @@ static int eval_node(ectx *c, int32_t idx, val *out) {
   }
 }
 
-/* One part into out; c carries the record and a scratch the caller resets. */
+/* {col % m} of a field that reads as an integer, as the evaluator computes it
+ * (floor modulo); -1 when the field is not an integer (the evaluator says so).
+ * Ids of 1..8 digits take the word parse and, below 2^32, a 32-bit division. */
+static inline int fast_mod(uint64_t m, const uint8_t *fp, size_t fn, uint64_t *r) {
+  int64_t x;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (fn - 1 < 8 && fp[0] != '-') { /* 1..8 bytes */
+    if ((x = eight_digits(fp, fn)) < 0) return -1;
+    *r = m <= UINT32_MAX ? (uint32_t)x % (uint32_t)m : (uint64_t)x; /* x < 10^8 */
+    return 0;
+  }
+#endif
+  if (parse_i64(fp, fn, &x) != 0) return -1;
+  int64_t q = x % (int64_t)m;
+  *r = (uint64_t)(q < 0 ? q + (int64_t)m : q);
+  return 0;
+}
+
+/* u in decimal, zero padded to pad, at out[0..); its length. */
+static inline size_t put_padded(uint8_t *out, uint64_t u, size_t pad) {
+  uint8_t digits[24];
+  size_t k = sizeof digits;
+  do {
+    digits[--k] = (uint8_t)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  size_t fn = sizeof digits - k, padn = pad > fn ? pad - fn : 0;
+  if (padn) memset(out, '0', padn);
+  hfg_copy(out + padn, digits + k, fn);
+  return padn + fn;
+}
+
 /* A part without the general evaluator: a literal, `{col}` or `{col % N}`
  * (with `:0W`), as the evaluator renders them. Returns 1 when it wrote the
  * part, 0 when the evaluator must (another shape, a missing field, a value
  * that is not an integer, no room: it gives the error). */
 static inline int fast_part(const hfg_scheme *s, const spart *sp, const hfg_field *f, size_t nf,
                             uint8_t *out, size_t cap, size_t *len) {
-  if (sp->root < 0) {
-    if (sp->llen > cap - *len) return 0;
-    hfg_copy(out + *len, s->pool + sp->lit, sp->llen);
-    *len += sp->llen;
+  const size_t at = *len;
+  if (sp->fkind == FK_LIT) {
+    if (sp->llen > cap - at) return 0;
+    hfg_copy(out + at, s->pool + sp->lit, sp->llen);
+    *len = at + sp->llen;
     return 1;
   }
   if (sp->fkind == FK_NONE) return 0;
   size_t col = (size_t)sp->fcol;
   if (col >= nf || (!f[col].p && f[col].len)) return 0;
   const uint8_t *fp = (const uint8_t *)f[col].p;
-  size_t fn = f[col].len;
-  uint8_t digits[24];
+  size_t fn = f[col].len, pad = (size_t)sp->pad;
   if (sp->fkind == FK_MOD) {
-    int64_t x;
-    if (!fp || parse_i64(fp, fn, &x) != 0) return 0;
-    int64_t m = sp->fmod, q = x % m;
-    uint64_t u = (uint64_t)(q < 0 ? q + m : q);
-    size_t k = sizeof digits;
-    do {
-      digits[--k] = (uint8_t)('0' + u % 10);
-      u /= 10;
-    } while (u);
-    fp = digits + k;
-    fn = sizeof digits - k;
+    uint64_t u;
+    if (!fp || fast_mod((uint64_t)sp->fmod, fp, fn, &u)) return 0;
+    uint8_t tmp[24 + 64];
+    size_t k = put_padded(tmp, u, pad);
+    if (k > cap - at) return 0;
+    hfg_copy(out + at, tmp, k);
+    *len = at + k;
+    return 1;
   }
-  size_t padn = (size_t)sp->pad > fn ? (size_t)sp->pad - fn : 0;
-  if (padn + fn > cap - *len) return 0;
-  if (padn) memset(out + *len, '0', padn);
-  if (fn) hfg_copy(out + *len + padn, fp, fn);
-  *len += padn + fn;
+  size_t padn = pad > fn ? pad - fn : 0;
+  if (padn + fn > cap - at) return 0;
+  if (padn) memset(out + at, '0', padn);
+  hfg_copy(out + at + padn, fp, fn);
+  *len = at + padn + fn;
+  return 1;
+}
+
+/* The whole key by s->fops (literals, {col}, {col % N}); 1 when it wrote it,
+ * 0 when the general path must (a missing field or value, not an integer,
+ * maybe no room: it decides and says why). May write past the key (at most 8
+ * bytes beyond a literal's end, up to 88 past a number's), never past cap. */
+static inline int fast_key(const hfg_scheme *s, const hfg_field *f, size_t nf, uint8_t *out,
+                           size_t cap, size_t *len) {
+  if (nf < s->fops_cols) return 0;
+  size_t n = 0;
+  for (const sfop *op = s->fops, *end = op + s->nparts; op < end; op++) {
+    const hfg_field *fl = &f[op->col];
+    const uint8_t *fp = (const uint8_t *)fl->p;
+    const size_t fn = fl->len;
+    uint64_t u;
+    switch (op->kind) {
+      case FOP_WORD:
+        if (cap - n < 8) return 0;
+        memcpy(out + n, &op->v, 8);
+        n += op->len;
+        break;
+      case FOP_LIT:
+        if (cap - n < op->len) return 0;
+        hfg_copy(out + n, s->pool + op->v, op->len);
+        n += op->len;
+        break;
+      case FOP_COL: {
+        if (!fp && fn) return 0; /* no value */
+        size_t padn = op->pad > fn ? op->pad - fn : 0;
+        if (cap - n < padn + fn) return 0;
+        if (padn) memset(out + n, '0', padn);
+        hfg_copy(out + n + padn, fp, fn);
+        n += padn + fn;
+        break;
+      }
+      case FOP_MOD1: /* no bytes (fp NULL: no value, or empty) is no integer */
+        if (cap == n || !fp || fast_mod(op->v, fp, fn, &u)) return 0;
+        out[n++] = (uint8_t)('0' + u);
+        break;
+      default: /* FOP_MOD */
+        if (cap - n < 24 + 64 || !fp || fast_mod(op->v, fp, fn, &u)) return 0;
+        n += put_padded(out + n, u, op->pad);
+        break;
+    }
+  }
+  *len = n;
   return 1;
 }
 
@@ -484,25 +571,48 @@ int scheme_eval_part(const hfg_scheme *s, size_t part, const hfg_field *fields, 
   return eval_part(&c, part, out, cap, len);
 }
 
-int hfg_scheme_eval(const hfg_scheme *s, const hfg_field *fields, size_t nfields, uint8_t *out,
-                    size_t cap, size_t *len, char *errmsg, size_t errlen) {
-  size_t n = 0, salt_at = 0;
-  if (s->salt_rest_part < 0) {
-    /* every part on the shortcut, or the whole record again the general way */
-    size_t i = 0;
-    while (i < s->nparts && fast_part(s, &s->parts[i], fields, nfields, out, cap, &n)) i++;
-    if (i == s->nparts) {
-      *len = n;
-      return 0;
-    }
-    n = 0;
+/* fast_key for the shape of the salt presets, {a % N}<literal of <= 8
+ * bytes>{b}, in a straight line; 1 when it wrote the key, 0 when fast_key or
+ * the general path must (no value, not an integer, a key near cap). */
+static inline int fast_salt(const hfg_scheme *s, const hfg_field *f, size_t nf, uint8_t *out,
+                            size_t cap, size_t *len) {
+  const sfop *ops = s->fops;
+  if (nf < s->fops_cols) return 0;
+  const uint8_t *mp = (const uint8_t *)f[ops[0].col].p, *cp = (const uint8_t *)f[ops[2].col].p;
+  const size_t mn = f[ops[0].col].len, cn = f[ops[2].col].len;
+  uint64_t u;
+  /* room for a padded number (24 + 64), the literal's 8-byte store and b */
+  if (!mp || (!cp && cn) || cap < 24 + 64 + 8 || cap - (24 + 64 + 8) < cn ||
+      fast_mod(ops[0].v, mp, mn, &u))
+    return 0;
+  size_t n;
+  if (ops[0].kind == FOP_MOD1) {
+    out[0] = (uint8_t)('0' + u);
+    n = 1;
+  } else {
+    n = put_padded(out, u, ops[0].pad);
   }
-  /* one scratch for the record: each part starts it afresh */
+  memcpy(out + n, &ops[1].v, 8);
+  n += ops[1].len;
+  hfg_copy(out + n, cp, cn);
+  *len = n + cn;
+  return 1;
+}
+
+static __attribute__((noinline)) int eval_rest(const hfg_scheme *s, const hfg_field *fields,
+                                               size_t nfields, uint8_t *out, size_t cap,
+                                               size_t *len, char *errmsg, size_t errlen);
+
+/* The general way: every part through eval_part, one scratch for the record. */
+static __attribute__((noinline)) int eval_general(const hfg_scheme *s, const hfg_field *fields,
+                                                  size_t nfields, uint8_t *out, size_t cap,
+                                                  size_t *len, char *errmsg, size_t errlen) {
+  size_t n = 0, salt_at = 0;
   uint8_t scr[HFG_SCHEME_SCRATCH];
   ectx c = {s, fields, nfields, scr, sizeof scr, 0, errmsg, errlen};
   for (size_t i = 0; i < s->nparts; i++) {
     if ((int)i == s->salt_rest_part) salt_at = n;
-    c.sused = 0;
+    c.sused = 0; /* each part starts the scratch afresh */
     int rc = eval_part(&c, i, out, cap, &n);
     if (rc) return rc;
   }
@@ -512,6 +622,21 @@ int hfg_scheme_eval(const hfg_scheme *s, const hfg_field *fields, size_t nfields
   }
   *len = n;
   return 0;
+}
+
+int hfg_scheme_eval(const hfg_scheme *s, const hfg_field *fields, size_t nfields, uint8_t *out,
+                    size_t cap, size_t *len, char *errmsg, size_t errlen) {
+  /* every part on the shortcut, or the whole record again the general way */
+  /* the salt presets' shape in a straight line, else eval_rest */
+  if (s->fops_salt && fast_salt(s, fields, nfields, out, cap, len)) return 0;
+  return eval_rest(s, fields, nfields, out, cap, len, errmsg, errlen);
+}
+
+/* The ops, else the general path. */
+static int eval_rest(const hfg_scheme *s, const hfg_field *fields, size_t nfields, uint8_t *out,
+                     size_t cap, size_t *len, char *errmsg, size_t errlen) {
+  if (s->fops && fast_key(s, fields, nfields, out, cap, len)) return 0;
+  return eval_general(s, fields, nfields, out, cap, len, errmsg, errlen);
 }
 
 size_t scheme_render_bucket(const spart *p, uint64_t b, uint8_t *out) {

@@ -69,6 +69,24 @@ typedef struct spart {
 
 enum { FK_NONE, FK_LIT, FK_COL, FK_MOD };
 
+/* The shortcut of a whole key (eval.c fast_key): one op per part, made at
+ * compile when every part has an fkind (hfg_scheme.fops, else NULL). */
+enum {
+  FOP_WORD, /* a literal of <= 8 bytes: one 8-byte store of v (zero past len), len on */
+  FOP_LIT,  /* a longer literal: len bytes of the pool at v */
+  FOP_COL,  /* {col}, zero padded to pad */
+  FOP_MOD1, /* {col % N}, N = v <= 10 and pad <= 1: one digit */
+  FOP_MOD   /* {col % N}, N = v, zero padded to pad */
+};
+
+typedef struct sfop {
+  uint8_t kind;
+  uint8_t pad;  /* `:0W` (<= 64), 0 none */
+  uint32_t len; /* FOP_WORD, FOP_LIT: bytes */
+  uint32_t col; /* FOP_COL, FOP_MOD*: the column */
+  uint64_t v;
+} sfop;
+
 struct hfg_scheme {
   char *tmpl;            /* expanded template */
   char **cols;
@@ -81,6 +99,9 @@ struct hfg_scheme {
   uint8_t *pool;
   size_t pool_len;
   int salt_rest_part;    /* index of the phoenix_salt(N) part, -1 none */
+  sfop *fops;            /* one per part when every part has an fkind (so no salt_rest), else NULL */
+  uint32_t fops_cols;    /* 1 + the largest column the ops read (0: none) */
+  int fops_salt;         /* the ops are {a % N}, a literal of <= 8 bytes, {b} (eval.c fast_salt) */
 };
 
 /* Evaluates one part for the record fields (columns the part does not read
