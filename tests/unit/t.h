@@ -63,6 +63,14 @@ extern int t_failed_now;
     if (t_failed_now) return; \
   } while (0)
 
+/* xorshift64: the tests' reproducible pseudo-random numbers (*s: nonzero state) */
+static inline uint64_t t_rand(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
 #define T_MAIN                                                          \
   struct t_case t_cases[T_MAX];                                         \
   int t_ncases;                                                         \

@@ -9,6 +9,7 @@
 
 #include "pipeline/record_dialect.h"
 #include "pipeline/record_reader.h"
+#include "sbuf.h"
 #include "t.h"
 
 static const char *case_path(void) {
@@ -22,21 +23,6 @@ static const char *case_path(void) {
   return p;
 }
 
-typedef struct {
-  char *p;
-  size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    b->cap = (b->len + n + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = '\0';
-}
-static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
 /* Printable: \t \n \r, other control bytes and '|' '\' as \xNN. */
 static void sb_esc(sbuf *b, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {

@@ -11,6 +11,7 @@
 
 #include "pipeline/record_reader.h"
 #include "pipeline/record_reader_int.h"
+#include "sbuf.h"
 #include "t.h"
 
 static const char *path_of(const char *name) {
@@ -22,21 +23,6 @@ static const char *path_of(const char *name) {
   return p;
 }
 
-typedef struct {
-  char *p;
-  size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const void *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    b->cap = (b->len + n + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = '\0';
-}
-static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
 
 /* The fields of a good record by the syntax, one byte at a time, from its
  * raw bytes (CR LF and the final LF are not in raw): "f1|f2|..." with each

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "pipeline/record_reader.h"
+#include "sbuf.h"
 #include "t.h"
 #include "util/alloc.h"
 
@@ -49,21 +50,6 @@ static const char *write_gz(const char *name, const char *data, size_t n, size_t
   return path;
 }
 
-typedef struct {
-  char *p;
-  size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    b->cap = (b->len + n + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = '\0';
-}
-static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
 static void sb_esc(sbuf *b, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (s[i] == '\n') sb_str(b, "\\n");

@@ -10,12 +10,7 @@
 T_MAIN
 
 static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+static uint64_t next(void) { return t_rand(&rng); }
 
 typedef struct ref {
   char key[24];

@@ -34,12 +34,7 @@ static int ref_cmp(const void *x, const void *y) {
 }
 
 static uint64_t rnd_state = 88172645463325252ull;
-static uint64_t rnd(void) {
-  rnd_state ^= rnd_state << 13;
-  rnd_state ^= rnd_state >> 7;
-  rnd_state ^= rnd_state << 17;
-  return rnd_state;
-}
+static uint64_t rnd(void) { return t_rand(&rnd_state); }
 
 /* n items: a shared head of `shared` bytes, then 0..maxtail bytes from an
  * alphabet of `alpha` letters; seqs a shuffled 0..n-1 */
