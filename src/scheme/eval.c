@@ -445,6 +445,15 @@ static inline int fast_mod(uint64_t m, const uint8_t *fp, size_t fn, uint64_t *r
   return 0;
 }
 
+/* The n bytes at p, zero padded on the left to pad, at out[0..) (the caller
+ * made room for max(pad, n)); its length. */
+static inline size_t put_zero_padded(uint8_t *out, const uint8_t *p, size_t n, size_t pad) {
+  size_t padn = pad > n ? pad - n : 0;
+  if (padn) memset(out, '0', padn);
+  hfg_copy(out + padn, p, n);
+  return padn + n;
+}
+
 /* u in decimal, zero padded to pad, at out[0..); its length. */
 static inline size_t put_padded(uint8_t *out, uint64_t u, size_t pad) {
   uint8_t digits[24];
@@ -453,10 +462,7 @@ static inline size_t put_padded(uint8_t *out, uint64_t u, size_t pad) {
     digits[--k] = (uint8_t)('0' + u % 10);
     u /= 10;
   } while (u);
-  size_t fn = sizeof digits - k, padn = pad > fn ? pad - fn : 0;
-  if (padn) memset(out, '0', padn);
-  hfg_copy(out + padn, digits + k, fn);
-  return padn + fn;
+  return put_zero_padded(out, digits + k, sizeof digits - k, pad);
 }
 
 /* A part without the general evaluator: a literal, `{col}` or `{col % N}`
@@ -487,11 +493,8 @@ static inline int fast_part(const hfg_scheme *s, const spart *sp, const hfg_fiel
     *len = at + k;
     return 1;
   }
-  size_t padn = pad > fn ? pad - fn : 0;
-  if (padn + fn > cap - at) return 0;
-  if (padn) memset(out + at, '0', padn);
-  hfg_copy(out + at + padn, fp, fn);
-  *len = at + padn + fn;
+  if ((pad > fn ? pad : fn) > cap - at) return 0;
+  *len = at + put_zero_padded(out + at, fp, fn, pad);
   return 1;
 }
 
@@ -521,11 +524,8 @@ static inline int fast_key(const hfg_scheme *s, const hfg_field *f, size_t nf, u
         break;
       case FOP_COL: {
         if (!fp && fn) return 0; /* no value */
-        size_t padn = op->pad > fn ? op->pad - fn : 0;
-        if (cap - n < padn + fn) return 0;
-        if (padn) memset(out + n, '0', padn);
-        hfg_copy(out + n + padn, fp, fn);
-        n += padn + fn;
+        if (cap - n < (op->pad > fn ? op->pad : fn)) return 0;
+        n += put_zero_padded(out + n, fp, fn, op->pad);
         break;
       }
       case FOP_MOD1: /* no bytes (fp NULL: no value, or empty) is no integer */
@@ -626,8 +626,8 @@ static __attribute__((noinline)) int eval_general(const hfg_scheme *s, const hfg
 
 int hfg_scheme_eval(const hfg_scheme *s, const hfg_field *fields, size_t nfields, uint8_t *out,
                     size_t cap, size_t *len, char *errmsg, size_t errlen) {
-  /* every part on the shortcut, or the whole record again the general way */
-  /* the salt presets' shape in a straight line, else eval_rest */
+  /* the salt presets' shape in a straight line, else eval_rest: the ops,
+   * else the whole record again the general way */
   if (s->fops_salt && fast_salt(s, fields, nfields, out, cap, len)) return 0;
   return eval_rest(s, fields, nfields, out, cap, len, errmsg, errlen);
 }
