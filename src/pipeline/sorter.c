@@ -393,8 +393,7 @@ struct hfg_sort_iter {
 
 static int heap_less(hfg_sort_iter *it, size_t a, size_t b) {
   const source *x = &it->src[it->heap[a]], *y = &it->src[it->heap[b]];
-  if (x->cur_prefix != y->cur_prefix) return x->cur_prefix < y->cur_prefix;
-  return hfg_rec_cmp(x->cur, y->cur) < 0;
+  return hfg_rec_cmp_prefixed(x->cur_prefix, x->cur, y->cur_prefix, y->cur) < 0;
 }
 
 static void heap_down(hfg_sort_iter *it, size_t i) {

@@ -7,8 +7,7 @@
 
 static int item_cmp(const void *x, const void *y) {
   const item *a = x, *b = y;
-  if (a->prefix != b->prefix) return a->prefix < b->prefix ? -1 : 1;
-  return hfg_rec_cmp(a->rec, b->rec);
+  return hfg_rec_cmp_prefixed(a->prefix, a->rec, b->prefix, b->rec);
 }
 
 static void insertion_sort(item *v, size_t n) {

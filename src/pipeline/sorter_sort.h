@@ -28,6 +28,15 @@ static inline int hfg_rec_cmp(const uint8_t *a, const uint8_t *b) {
   return sa < sb ? -1 : sa > sb;
 }
 
+/* The same order for records whose first 8 key bytes (hfg_be_prefix8) are
+ * pa and pb: those decide when they differ (zero padding only makes ties),
+ * the records when they do not. Sign only. */
+static inline int hfg_rec_cmp_prefixed(uint64_t pa, const uint8_t *a, uint64_t pb,
+                                       const uint8_t *b) {
+  if (pa != pb) return pa < pb ? -1 : 1;
+  return hfg_rec_cmp(a, b);
+}
+
 /* Sorts v[0, n) by (key, sequence number); a no-op on items already in order. */
 void hfg_sort_items(item *v, size_t n);
 
