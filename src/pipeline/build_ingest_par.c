@@ -141,6 +141,8 @@ typedef struct result {
   uint64_t first_off, first_line, end_off, end_line, bytes;
   uint64_t delta;             /* lines to add, known at commit */
   uint64_t blank_lines;       /* skipped (a part: not those before its first record) */
+  size_t *per_region;         /* a part's keyed records per region (counted as read) */
+  size_t nregions;
   int fatal;
   char fatal_msg[1024];
 } result;
@@ -150,7 +152,6 @@ typedef struct worker {
   size_t id;                  /* and its sorter part */
   pthread_t th;
   hfg_buf payload;
-  size_t *per_region;         /* add_keyed: a part's records per region */
   uint8_t key[HBASE_MAX_ROW + 1];
 } worker;
 
@@ -314,6 +315,7 @@ static void reset_unit(result *w) {
   w->fatal_msg[0] = 0;
   w->first_off = w->first_line = w->end_off = w->end_line = w->bytes = 0;
   w->blank_lines = 0;
+  memset(w->per_region, 0, w->nregions * sizeof *w->per_region);
 }
 
 /* Reads unit k from byte start (line there: line) into the worker: a part's
@@ -423,6 +425,7 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
     }
     /* the record's length, now that its payload is there */
     hfg_put_be32(w->keyed.p + at + KEYED_HEAD, (uint32_t)(w->keyed.len - at - KEYED_HEAD - 4));
+    w->per_region[region]++;
   }
   hfg_record_pump_stop(pump);
   hfg_record_reader_part_end(pr, &w->end_off, &w->end_line);
@@ -439,25 +442,12 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
 /* A committed part's records into the adder's sorter part: its keyed buffer
  * handed over whole when the part's budget has room (the records are already
  * in the sorter's form), else copied record by record (which spills as
- * needed). The lines are shifted by the part's delta first. */
+ * needed), each record's line shifted by the part's delta on the way. */
 static int add_keyed(worker *wk, result *w) {
   job *j = wk->p->j;
   hfg_err e = {0};
   const uint64_t delta = w->delta;
-  const size_t nregions = j->splits.n + 1;
-  memset(wk->per_region, 0, nregions * sizeof *wk->per_region);
-  size_t nrec = 0;
-  for (size_t at = 0; at < w->keyed.len; nrec++) {
-    uint32_t region;
-    memcpy(&region, w->keyed.p + at, KEYED_HEAD);
-    uint8_t *r = w->keyed.p + at + KEYED_HEAD;
-    size_t plen, n = 4 + hfg_get_be32(r);
-    uint8_t *pl = (uint8_t *)hfg_rec_payload(r, n, &plen);
-    if (delta) hfg_put_be64(pl + 8, hfg_get_be64(pl + 8) + delta); /* the payload's line */
-    wk->per_region[region]++;
-    at += KEYED_HEAD + n;
-  }
-  if (nrec == 0) return 0;
+  if (w->keyed.len == 0) return 0;
   /* a buffer given away goes at its length: the index points into it, so it
    * must not move after this (a shrinking realloc may) */
   uint8_t *buf = w->keyed.p;
@@ -467,19 +457,24 @@ static int add_keyed(worker *wk, result *w) {
     if (t) w->keyed.p = buf = t, w->keyed.cap = len;
   }
   int adopted = w->keyed.cap == len ? hfg_sorter_adopt(j->sorter, wk->id, buf, len,
-                                                        wk->per_region)
+                                                        w->per_region)
                                     : 0;
   if (adopted < 0) return fail(j, adopted, "out of memory");
+  /* one pass: each record's line shifted by the delta, then indexed (or copied) */
   for (size_t at = 0, i = 0; at < len; i++) {
     uint32_t region;
     memcpy(&region, buf + at, KEYED_HEAD);
     uint8_t *r = buf + at + KEYED_HEAD;
-    size_t n = 4 + hfg_get_be32(r);
+    size_t n = 4 + hfg_get_be32(r), plen;
     at += KEYED_HEAD + n;
+    if (delta) {
+      uint8_t *pl = (uint8_t *)hfg_rec_payload(r, n, &plen);
+      hfg_put_be64(pl + 8, hfg_get_be64(pl + 8) + delta); /* the payload's line */
+    }
     if (adopted) {
       hfg_sorter_add_adopted(j->sorter, wk->id, region, r);
     } else {
-      size_t klen = hfg_rec_klen(r), plen;
+      size_t klen = hfg_rec_klen(r);
       const uint8_t *pl = hfg_rec_payload(r, n, &plen);
       if (hfg_sorter_add_part(j->sorter, wk->id, region, hfg_rec_key(r), klen, hfg_rec_seq(r),
                               pl, plen, &e))
@@ -677,9 +672,11 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   worker *w = hfg_calloc((size_t)nt, sizeof *w);
   p.nres = 2 * (size_t)nt; /* two units in hand a worker: it reads on while one waits */
   p.res = hfg_calloc(p.nres, sizeof *p.res);
-  int counts_ok = w != NULL;
-  for (long i = 0; counts_ok && i < nt; i++)
-    counts_ok = (w[i].per_region = hfg_calloc(j->splits.n + 1, sizeof *w[i].per_region)) != NULL;
+  int counts_ok = p.res != NULL;
+  for (size_t i = 0; counts_ok && i < p.nres; i++) {
+    p.res[i].nregions = j->splits.n + 1;
+    counts_ok = (p.res[i].per_region = hfg_calloc(p.res[i].nregions, sizeof(size_t))) != NULL;
+  }
   /* two parts' buffers, a reader buffer and the guess window; a whole input's pump
    * and held rejects when there are such inputs; at most a quarter of the budget */
   size_t held = 3 * chunk + PART_READ_BUFFER + GUESS_WINDOW;
@@ -687,7 +684,7 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   size_t reserve = (size_t)nt * held;
   if (reserve > o->memory / 4) reserve = o->memory / 4;
   if (!w || !p.res || !counts_ok || hfg_sorter_set_parts(j->sorter, (size_t)nt, reserve)) {
-    for (long i = 0; w && i < nt; i++) hfg_free(w[i].per_region);
+    for (size_t i = 0; p.res && i < p.nres; i++) hfg_free(p.res[i].per_region);
     hfg_free(w);
     hfg_free(p.res);
     hfg_free(p.units);
@@ -712,13 +709,11 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   j->sum->ingest_reparsed = atomic_load(&p.reparsed);
   j->sum->ingest_parts = p.nunits;
   j->sum->ingest_threads = (unsigned)nt;
-  for (long i = 0; i < nt; i++) {
-    hfg_buf_free(&w[i].payload);
-    hfg_free(w[i].per_region);
-  }
+  for (long i = 0; i < nt; i++) hfg_buf_free(&w[i].payload);
   for (size_t i = 0; p.res && i < p.nres; i++) {
     hfg_buf_free(&p.res[i].keyed);
     hfg_buf_free(&p.res[i].rej);
+    hfg_free(p.res[i].per_region);
   }
   hfg_free(p.res);
   pthread_cond_destroy(&p.cv);

@@ -104,6 +104,18 @@ same max-rejects-64k --ingest-chunk 64k --max-rejects 40 "${MANY[@]}"
 # (one region: with several, emit threads race to report the first duplicate they meet)
 same dup-error --ingest-chunk 1k --max-rejects 100000 "${MANY[@]}"
 grep -q "duplicate rowkey" "$T/dup-error-1.err" && ok || bad "dup-error: no error"
+# a duplicate pair deep in one big CSV: both records in parts read from a guessed start, so
+# their line numbers in the error are the parts' lines shifted at commit
+python3 - "$T/late.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("id,user_id,created_at,amount,status,note\n")
+    for i in range(1, 3001):  # line i + 1; the row of id 2000 (line 2001) comes again at 2602
+        f.write(f"{2000 if i == 2601 else i},7,1720000000000,1.00,PAID,n{i}\n")
+PY
+same dup-late --ingest-chunk 1k "$T/late.csv"
+grep -q "duplicate rowkey '0|2000': $T/late.csv line 2001 and $T/late.csv line 2602" "$T/dup-late-2.err" \
+  && ok || bad "dup-late: $(tail -1 "$T/dup-late-2.err")"
 # the rejects of a failed job too
 for t in 2 4; do
   cmp -s "$T/max-rejects-1/_rejects.tsv" "$T/max-rejects-$t/_rejects.tsv" && ok \
