@@ -143,4 +143,59 @@ TEST(sort_items_salted_ids) {
   free(ref);
 }
 
+static void check_sorted_like_ref(item *v, size_t n, const char *what, size_t k) {
+  item *ref = calloc(n + 1, sizeof *ref);
+  memcpy(ref, v, n * sizeof *v);
+  qsort(ref, n, sizeof *ref, ref_cmp);
+  hfg_sort_items(v, n);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad += v[i].rec != ref[i].rec || v[i].prefix != ref[i].prefix;
+  if (bad) fprintf(stderr, "  %s %zu: %zu of %zu items misplaced\n", what, k, bad, n);
+  CHECK(bad == 0);
+  for (size_t i = 0; i < n; i++) free(v[i].rec);
+  free(ref);
+}
+
+TEST(sort_items_ascending_ids) {
+  /* the rowkey {id % 10}|{id} of one region, ids ascending as exported: one
+   * ascending run a digit count (the run-merge path), ids up to 7 digits */
+  for (size_t n = 1000; n <= 200000; n *= 10) {
+    item *v = calloc(n, sizeof *v);
+    char key[32];
+    for (size_t i = 0; i < n; i++) {
+      int kl = snprintf(key, sizeof key, "3|%llu", (unsigned long long)(i * 5 + 3));
+      v[i].rec = mkrec((const uint8_t *)key, (size_t)kl, i);
+      v[i].prefix = prefix_of((const uint8_t *)key, (size_t)kl);
+    }
+    check_sorted_like_ref(v, n, "ascending ids, n", n);
+    free(v);
+  }
+}
+
+TEST(sort_items_ascending_runs) {
+  /* k sorted runs one after the other (k past the run-merge limit too), of
+   * random lengths (1 included), keys from few letters so that equal keys
+   * fall in different runs (their seqs decide) */
+  for (size_t k = 1; k <= 20; k++)
+    for (int rep = 0; rep < 6; rep++) {
+      size_t n = 0, cap = 64 * k + 64;
+      item *v = calloc(cap, sizeof *v);
+      for (size_t r = 0; r < k; r++) {
+        size_t len = rep % 3 == 0 ? 1 + rnd() % 3 : 1 + rnd() % 60;
+        item *run = v + n;
+        for (size_t i = 0; i < len; i++) {
+          uint8_t key[12];
+          size_t kl = 1 + rnd() % 11;
+          for (size_t b = 0; b < kl; b++) key[b] = (uint8_t)('a' + rnd() % 3);
+          run[i].rec = mkrec(key, kl, (rnd() % 1000) << 20 | (n + i)); /* unique seqs */
+          run[i].prefix = prefix_of(key, kl);
+        }
+        qsort(run, len, sizeof *run, ref_cmp);
+        n += len;
+      }
+      check_sorted_like_ref(v, n, "runs", k);
+      free(v);
+    }
+}
+
 T_MAIN
