@@ -78,22 +78,36 @@ uint32_t hfg_crc32_sw(uint32_t crc, const void *p, size_t n) {
  * CRC(M) ^ R(D), R the register (zero start, no final xor) after D. Zero bytes
  * at the front of D leave a zero register as it is, and each byte after d
  * multiplies the register by x^8: R(D) = R(d) * x^(8 * tail) mod P. */
+/* x^(8 * tail) mod P is the product of the powers of tail's bits. A writer
+ * patches every block's first chunk at the same place, so the tail repeats:
+ * each thread keeps the last one's product (one multiplication a patch
+ * instead of one a set bit). */
+typedef struct { uint64_t tail; uint32_t mult; } patch_memo;
+static _Thread_local patch_memo memo_c = {UINT64_MAX, 0}, memo_ieee = {UINT64_MAX, 0};
+
 static uint32_t crc_patch(uint32_t t[8][256], const uint32_t pw[64], uint32_t poly,
-                          uint32_t crc, const uint8_t *d, size_t k, uint64_t tail) {
+                          patch_memo *memo, uint32_t crc, const uint8_t *d, size_t k,
+                          uint64_t tail) {
   uint32_t r = ~crc_sw(t, 0xffffffffu, d, k); /* R(d): crc_sw inverts on entry and exit */
-  for (int i = 0; tail && r; i++, tail >>= 1)
-    if (tail & 1) r = gf2_mul(r, pw[i], poly);
-  return crc ^ r;
+  if (!r || !tail) return crc ^ r;
+  if (memo->tail != tail) {
+    uint32_t m = 0x80000000u; /* x^0 */
+    for (int i = 0; i < 64; i++)
+      if (tail >> i & 1) m = gf2_mul(m, pw[i], poly);
+    memo->tail = tail;
+    memo->mult = m;
+  }
+  return crc ^ gf2_mul(r, memo->mult, poly);
 }
 
 uint32_t hfg_crc32c_patch(uint32_t crc, const uint8_t *d, size_t k, uint64_t tail) {
   pthread_once(&tab_once, init_tables);
-  return crc_patch(tab_c, pow_c, 0x82F63B78u, crc, d, k, tail);
+  return crc_patch(tab_c, pow_c, 0x82F63B78u, &memo_c, crc, d, k, tail);
 }
 
 uint32_t hfg_crc32_patch(uint32_t crc, const uint8_t *d, size_t k, uint64_t tail) {
   pthread_once(&tab_once, init_tables);
-  return crc_patch(tab_ieee, pow_ieee, 0xEDB88320u, crc, d, k, tail);
+  return crc_patch(tab_ieee, pow_ieee, 0xEDB88320u, &memo_ieee, crc, d, k, tail);
 }
 
 #ifdef HFG_HAVE_ISAL
