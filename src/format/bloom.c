@@ -254,8 +254,8 @@ static int start_chunk(hfg_bloom_writer *b, const uint8_t *key, size_t len) {
  * the stores through uint8_t * would otherwise make the compiler reload the
  * writer's fields on every bit. */
 static void set_bits(hfg_bloom_writer *b, const uint8_t *key, size_t len) {
-  uint32_t h1 = hfg_murmur_hbase(key, len, 0);
-  uint32_t h2 = hfg_murmur_hbase(key, len, h1);
+  uint32_t h1 = hfg_murmur_hbase_inline(key, len, 0);
+  uint32_t h2 = hfg_murmur_hbase_inline(key, len, h1);
   uint8_t *bits = b->cur;
   const int k = b->params.hash_count;
   const uint32_t mask = b->nbits_mask, nbits = b->nbits;

@@ -8,41 +8,8 @@
  */
 #include "util/murmur.h"
 
-static inline uint32_t load_le32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* A Java byte widened to int: bytes >= 0x80 become 0xffffffxx. */
-static inline uint32_t java_byte(uint8_t b) {
-  return (uint32_t)b | (b & 0x80 ? 0xffffff00u : 0u);
-}
-
 uint32_t hfg_murmur_hbase(const void *key, size_t len, uint32_t seed) {
-  const uint8_t *p = key;
-  const uint32_t m = 0x5bd1e995u;
-  uint32_t h = seed ^ (uint32_t)len;
-  size_t nblocks = len >> 2;
-  for (size_t i = 0; i < nblocks; i++, p += 4) {
-    uint32_t k = load_le32(p);
-    k *= m;
-    k ^= k >> 24;
-    k *= m;
-    h *= m;
-    h ^= k;
-  }
-  /* The tail is where HBase departs from the reference: HashKey.get returns a
-   * signed byte and the shifts keep its sign extension. */
-  size_t left = len & 3;
-  if (left) {
-    if (left >= 3) h ^= java_byte(p[2]) << 16;
-    if (left >= 2) h ^= java_byte(p[1]) << 8;
-    h ^= java_byte(p[0]);
-    h *= m;
-  }
-  h ^= h >> 13;
-  h *= m;
-  h ^= h >> 15;
-  return h;
+  return hfg_murmur_hbase_inline(key, len, seed);
 }
 
 static inline uint32_t rotl32(uint32_t x, int r) { return x << r | x >> (32 - r); }
@@ -53,7 +20,7 @@ uint32_t hfg_murmur3_32(const void *key, size_t len, uint32_t seed) {
   uint32_t h = seed;
   size_t nblocks = len >> 2;
   for (size_t i = 0; i < nblocks; i++, p += 4) {
-    uint32_t k = load_le32(p);
+    uint32_t k = hfg_murmur_le32(p);
     k *= c1;
     k = rotl32(k, 15);
     k *= c2;
