@@ -12,6 +12,7 @@
 
 #include "format/bloom.h"
 #include "format/dbe.h"
+#include "format/dbe_run.h"
 #include "format/kv.h"
 #include "util/coding.h"
 #include "util/err.h"
@@ -123,6 +124,154 @@ static ptrdiff_t put_run_plain(hfg_writer *w, const uint8_t *prefix, size_t plen
   return (ptrdiff_t)i;
 }
 
+/* The qualifiers' shared bytes (*q, hfg_dbe_common_bytes) and their order as
+ * hfg_bytes_cmp's sign: the first differing byte, else the shorter first. */
+static inline int qual_cmp(const hfg_put *c, const hfg_put *p, size_t *q) {
+  size_t cl = c->qualifier_len, pl = p->qualifier_len, m = cl < pl ? cl : pl;
+  size_t k = hfg_dbe_common_bytes(c->qualifier, cl, p->qualifier, pl);
+  *q = k;
+  if (k < m) return c->qualifier[k] < p->qualifier[k] ? -1 : 1;
+  return (cl > pl) - (cl < pl);
+}
+
+/* Equal values, by words when short (no call). */
+static inline int same_value(const uint8_t *a, const uint8_t *b, size_t n) {
+  if (n <= 16) return hfg_dbe_common_bytes(a, n, b, n) == n;
+  return memcmp(a, b, n) == 0;
+}
+
+/* put_run_plain for a block encoding enc (a constant: one copy each): every
+ * cell is also encoded against the one before it in the block, of its row,
+ * timestamp and type (dbe_run.h), and the block's length, the encoder's
+ * output length and counters and the last key stay in registers, stored
+ * before a block is finished (block_full and the finish read them) and at the
+ * end. A cell that starts a block is the encoder's first: it goes on put_cell,
+ * the general path. t: the row's cell (hfg_cell form) for it. */
+static inline __attribute__((always_inline)) ptrdiff_t
+put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *suffix,
+            const hfg_put *puts, size_t i, size_t n, hfg_cell *t, const hfg_encoding enc) {
+  hfg_dbe *e = w->dbe;
+  const uint64_t bs = w->o.block_size;
+  const uint8_t ts_last = suffix[7];
+  uint8_t diff_ts = 0;
+  const unsigned diff_flag =
+      enc == HFG_ENCODING_DIFF ? hfg_enc_diff_run_ts((int64_t)hfg_get_be64(suffix), &diff_ts) : 0;
+  uint64_t nent = 0, tkey = 0, tval = 0, unenc, encd;
+  size_t blen, olen, lk_off, lk_len;
+#define LOAD()                                                                                   \
+  (blen = w->block.len, olen = e->out.len, unenc = e->unencoded, encd = e->encoded,             \
+   lk_off = w->last_key_off, lk_len = w->last_key_len)
+#define STORE()                                                                                  \
+  (w->block.len = blen, e->out.len = olen, e->unencoded = unenc, e->encoded = encd,             \
+   w->last_key_off = lk_off, w->last_key_len = lk_len)
+  LOAD();
+  int rc = 0;
+  for (; i < n; i++) {
+    const hfg_put *c = &puts[i], *p = c - 1;
+    size_t ql = c->qualifier_len, vl = c->value_len, q;
+    if (ql > 0xffff || vl > 0x3fffffff) break;
+    int cmp = qual_cmp(c, p, &q);
+    if (cmp < 0) break;
+    /* block_full: the block holds the previous cell */
+    if (cmp != 0 && (blen >= bs || encd >= bs)) {
+      STORE();
+      if (!(rc = hfg_w_finish_data_block(w))) {
+        take_put(t, c);
+        rc = put_cell(w, prefix, plen, suffix, c, t, 1); /* counts itself */
+      }
+      LOAD();
+      if (rc) break;
+      continue;
+    }
+    size_t key_len = plen + ql + 9;
+    size_t cell_len = 8 + key_len + vl + 3;
+    if (w->block.cap - blen < cell_len) {
+      w->block.len = blen;
+      if (hfg_buf_reserve(&w->block, cell_len)) {
+        rc = hfg_err_set(&w->err, HFG_ENOMEM, "out of memory for a %zu-byte cell", cell_len);
+        break;
+      }
+    }
+    uint8_t *cell = w->block.p + blen;
+    lay_put(cell, prefix, plen, suffix, c, key_len);
+    if (enc == HFG_ENCODING_ROW_INDEX_V1) {
+      encd += cell_len; /* no new row: no offset */
+    } else {
+      size_t room = key_len + vl + HFG_DBE_CELL_SLACK;
+      if (e->out.cap - olen < room) {
+        e->out.len = olen;
+        if (hfg_buf_reserve(&e->out, room)) {
+          rc = hfg_err_set(&w->err, HFG_ENOMEM, "data block encoding: %s",
+                           hfg_strerror(HFG_ENOMEM));
+          break;
+        }
+      }
+      uint8_t *o = e->out.p + olen, *end;
+      if (enc == HFG_ENCODING_FAST_DIFF)
+        end = hfg_enc_fast_diff_run_cell(
+            o, plen, c->qualifier, ql, p->qualifier_len, q, ts_last, c->value, vl, p->value_len,
+            vl == p->value_len && same_value(c->value, p->value, vl));
+      else if (enc == HFG_ENCODING_DIFF)
+        end = hfg_enc_diff_run_cell(o, plen, c->qualifier, ql, p->qualifier_len, q, diff_flag,
+                                    diff_ts, c->value, vl, p->value_len);
+      else
+        end = hfg_enc_prefix_run_cell(o, cell + 8, plen, ql, p->qualifier_len, q, c->value, vl);
+      olen += (size_t)(end - o);
+      encd += (size_t)(end - o);
+    }
+    unenc += cell_len;
+    lk_off = blen + 8;
+    lk_len = key_len;
+    blen += cell_len;
+    /* PrivateCellUtil.estimatedSerializedSizeOf: KeyValue length + 4 (no tags) */
+    uint64_t size = 4 + 8 + key_len + vl;
+    if (size > w->biggest_cell_len) {
+      w->biggest_cell_len = size;
+      hfg_buf_reset(&w->biggest_key);
+      if (hfg_buf_append(&w->biggest_key, cell + 8, key_len)) {
+        rc = hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+        break;
+      }
+    }
+    nent++;
+    tkey += key_len;
+    tval += vl;
+  }
+  STORE();
+#undef LOAD
+#undef STORE
+  w->entries += nent; /* the cells laid out, whatever stopped the run */
+  w->total_key_len += tkey;
+  w->total_value_len += tval;
+  if (rc) return -1;
+  const hfg_put *last = &puts[i - 1]; /* the last Put laid out */
+  w->last.qualifier_len = last->qualifier_len;
+  w->last.value_len = last->value_len;
+  repoint_last(w, w->block.p + w->last_key_off);
+  return (ptrdiff_t)i;
+}
+
+static ptrdiff_t put_run_prefix(hfg_writer *w, const uint8_t *prefix, size_t plen,
+                                const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,
+                                hfg_cell *t) {
+  return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, HFG_ENCODING_PREFIX);
+}
+static ptrdiff_t put_run_diff(hfg_writer *w, const uint8_t *prefix, size_t plen,
+                              const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,
+                              hfg_cell *t) {
+  return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, HFG_ENCODING_DIFF);
+}
+static ptrdiff_t put_run_fast_diff(hfg_writer *w, const uint8_t *prefix, size_t plen,
+                                   const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,
+                                   hfg_cell *t) {
+  return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, HFG_ENCODING_FAST_DIFF);
+}
+static ptrdiff_t put_run_row_index(hfg_writer *w, const uint8_t *prefix, size_t plen,
+                                   const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,
+                                   hfg_cell *t) {
+  return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, HFG_ENCODING_ROW_INDEX_V1);
+}
+
 int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, int64_t ts,
                            const hfg_put *puts, size_t n) {
   if (n == 0) return w->err.code;
@@ -164,8 +313,20 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
   size_t i = 1;
   if (laid) {
     const int rowcol = w->bloom && w->o.bloom == HFG_BLOOM_ROWCOL;
-    if (!w->dbe && !rowcol && n > 1) {
-      ptrdiff_t at = put_run_plain(w, prefix, plen, suffix, puts, 1, n);
+    if (!rowcol && n > 1) {
+      ptrdiff_t at = 1;
+      switch (w->dbe ? w->dbe->enc : HFG_ENCODING_NONE) {
+        case HFG_ENCODING_NONE: at = put_run_plain(w, prefix, plen, suffix, puts, 1, n); break;
+        case HFG_ENCODING_PREFIX: at = put_run_prefix(w, prefix, plen, suffix, puts, 1, n, &t); break;
+        case HFG_ENCODING_DIFF: at = put_run_diff(w, prefix, plen, suffix, puts, 1, n, &t); break;
+        case HFG_ENCODING_FAST_DIFF:
+          at = put_run_fast_diff(w, prefix, plen, suffix, puts, 1, n, &t);
+          break;
+        case HFG_ENCODING_ROW_INDEX_V1:
+          at = put_run_row_index(w, prefix, plen, suffix, puts, 1, n, &t);
+          break;
+        default: break; /* the loop below */
+      }
       if (at < 0) return w->err.code;
       i = (size_t)at;
     }
