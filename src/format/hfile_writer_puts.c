@@ -146,7 +146,16 @@ static inline int same_value(const uint8_t *a, const uint8_t *b, size_t n) {
  * output length and counters and the last key stay in registers, stored
  * before a block is finished (block_full and the finish read them) and at the
  * end. A cell that starts a block is the encoder's first: it goes on put_cell,
- * the general path. t: the row's cell (hfg_cell form) for it. */
+ * the general path. t: the row's cell (hfg_cell form) for it.
+ *
+ * DIFF and FAST_DIFF encode from the Puts alone, and of a block's plain cells
+ * only the last is ever read (its key: the last key; its value: the next
+ * row's first cell encodes against it in place), so a cell's plain bytes are
+ * laid out only when it is the last of the run or of a block, or the biggest
+ * cell yet (its key is copied): until then its room is kept (the length,
+ * hfg_writer_bytes, the boundary) but not written. PREFIX copies the key's
+ * part after the common prefix, and ROW_INDEX_V1 takes the cells themselves:
+ * every cell is laid out. */
 static inline __attribute__((always_inline)) ptrdiff_t
 put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *suffix,
             const hfg_put *puts, size_t i, size_t n, hfg_cell *t, const hfg_encoding enc) {
@@ -165,6 +174,13 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
   (w->block.len = blen, e->out.len = olen, e->unencoded = unenc, e->encoded = encd,             \
    w->last_key_off = lk_off, w->last_key_len = lk_len)
   LOAD();
+  const int lazy = enc == HFG_ENCODING_DIFF || enc == HFG_ENCODING_FAST_DIFF;
+  const hfg_put *unlaid = NULL; /* the block's last cell, at lk_off - 8, if not laid out */
+#define LAY_LAST()                                                                               \
+  do {                                                                                           \
+    if (unlaid) lay_put(w->block.p + lk_off - 8, prefix, plen, suffix, unlaid, lk_len);          \
+    unlaid = NULL;                                                                               \
+  } while (0)
   int rc = 0;
   for (; i < n; i++) {
     const hfg_put *c = &puts[i], *p = c - 1;
@@ -174,6 +190,7 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
     if (cmp < 0) break;
     /* block_full: the block holds the previous cell */
     if (cmp != 0 && (blen >= bs || encd >= bs)) {
+      LAY_LAST();
       STORE();
       if (!(rc = hfg_w_finish_data_block(w))) {
         take_put(t, c);
@@ -193,7 +210,7 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
       }
     }
     uint8_t *cell = w->block.p + blen;
-    lay_put(cell, prefix, plen, suffix, c, key_len);
+    if (!lazy) lay_put(cell, prefix, plen, suffix, c, key_len);
     if (enc == HFG_ENCODING_ROW_INDEX_V1) {
       encd += cell_len; /* no new row: no offset */
     } else {
@@ -220,12 +237,14 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
       encd += (size_t)(end - o);
     }
     unenc += cell_len;
+    if (lazy) unlaid = c; /* the block's last cell now */
     lk_off = blen + 8;
     lk_len = key_len;
     blen += cell_len;
     /* PrivateCellUtil.estimatedSerializedSizeOf: KeyValue length + 4 (no tags) */
     uint64_t size = 4 + 8 + key_len + vl;
     if (size > w->biggest_cell_len) {
+      LAY_LAST();
       w->biggest_cell_len = size;
       hfg_buf_reset(&w->biggest_key);
       if (hfg_buf_append(&w->biggest_key, cell + 8, key_len)) {
@@ -237,9 +256,11 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
     tkey += key_len;
     tval += vl;
   }
+  LAY_LAST();
   STORE();
 #undef LOAD
 #undef STORE
+#undef LAY_LAST
   w->entries += nent; /* the cells laid out, whatever stopped the run */
   w->total_key_len += tkey;
   w->total_value_len += tval;

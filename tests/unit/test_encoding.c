@@ -305,8 +305,8 @@ TEST(common_prefix_matches_bytewise) {
  * value lengths, equal values, values of 0..16385 bytes (cints of 1..3
  * bytes), timestamps for both of DIFF's timestamp forms, rows split over two
  * calls (the second's first cell on the full path), a row too long for the
- * run, a qualifier over 0xffff bytes, and blocks small enough to close inside
- * rows. The file must equal the one hfg_writer_append makes cell by cell, and
+ * run, a qualifier over 0xffff bytes, the biggest cell inside a run, and
+ * blocks small enough to close inside rows. The file must equal the one hfg_writer_append makes cell by cell, and
  * each data block's payload the encoder's on copies of its cells, cut where
  * checkBlockBoundary cuts (the unencoded or the encoded size, never between
  * equal keys). */
@@ -340,7 +340,7 @@ static void make_runs(run_data *d, uint64_t seed) {
   static const char base[] = "qualifier_shared_by_many_cols";
   static const size_t vlens[] = {0, 1, 3, 8, 15, 16, 17, 127, 128, 129, 200, 16383, 16384, 16385};
   static const int64_t tss[] = {1720000000000, 0, 5, 255, 256, -5, -1000, INT64_MAX, INT64_MIN};
-  uint8_t tmp[70000];
+  static uint8_t tmp[100000];
   d->arena = malloc(64u << 20); /* 400 rows x 9 Puts x 16385 bytes at most */
   d->used = d->nrows = d->nputs = 0;
   for (size_t r = 0; r < sizeof d->rows / sizeof d->rows[0]; r++) {
@@ -357,6 +357,7 @@ static void make_runs(run_data *d, uint64_t seed) {
     rw->c.type = HFG_TYPE_PUT;
     rw->first = d->nputs;
     rw->n = 1 + t_rand(&seed) % 9;
+    if (r == 250 && rw->n < 3) rw->n = 3;
     for (size_t j = 0; j < rw->n; j++) { /* qualifiers: base[0..s) + 0..2 of 'a'..'c' */
       size_t s = t_rand(&seed) % 30, tail = t_rand(&seed) % 3;
       memcpy(tmp, base, s);
@@ -374,6 +375,12 @@ static void make_runs(run_data *d, uint64_t seed) {
     for (size_t j = 0; j < rw->n; j++) { /* values: often the one before, or its length */
       hfg_put *p = &d->puts[d->nputs + j], *prev = j ? p - 1 : NULL;
       uint64_t how = t_rand(&seed) % 6;
+      if (r == 250 && j == 2) { /* the biggest cell, inside a run */
+        memset(tmp, 'v', 100000);
+        p->value_len = 100000;
+        p->value = arena_put(d, tmp, p->value_len);
+        continue;
+      }
       if (prev && how < 2) {
         p->value_len = prev->value_len; /* equal, at another address */
         p->value = arena_put(d, prev->value, prev->value_len);
@@ -390,6 +397,7 @@ static void make_runs(run_data *d, uint64_t seed) {
       p->value = arena_put(d, tmp, vl);
     }
     rw->split = rw->n > 1 && t_rand(&seed) % 8 == 0 ? 1 + t_rand(&seed) % (rw->n - 1) : 0;
+    if (r == 250) rw->split = 0;
     d->nputs += rw->n;
   }
 }
@@ -544,6 +552,37 @@ TEST(put_run_stops_where_general_path_fails) {
     CHECK_EQ_INT(ra, rb);
     CHECK(hfg_writer_entries(a) == 3 && hfg_writer_entries(b) == 3);
     CHECK(strcmp(hfg_writer_errmsg(a), hfg_writer_errmsg(b)) == 0);
+    hfg_writer_free(a);
+    hfg_writer_free(b);
+  }
+}
+
+/* The biggest cell inside a run (file info KEY_OF_BIGGEST_CELL): its key as cell by cell. */
+TEST(put_run_biggest_cell) {
+  static uint8_t big[5000];
+  memset(big, 'v', sizeof big);
+  hfg_put ps[3] = {{(const uint8_t *)"a", 1, (const uint8_t *)"x", 1},
+                   {(const uint8_t *)"b", 1, (const uint8_t *)"y", 1},
+                   {(const uint8_t *)"cc", 2, big, sizeof big}};
+  for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++) {
+    hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+    o.encoding = (hfg_encoding)enc;
+    o.bloom = HFG_BLOOM_NONE;
+    o.bulkload_timestamp = 0;
+    hfg_writer *a = NULL, *b = NULL;
+    REQUIRE(hfg_writer_open_mem("f", &o, &a) == 0 && hfg_writer_open_mem("f", &o, &b) == 0);
+    CHECK(hfg_writer_append_puts(a, (const uint8_t *)"row", 3, 3, ps, 3) == 0);
+    for (int j = 0; j < 3; j++) {
+      hfg_cell c = {(const uint8_t *)"row", 3, (const uint8_t *)"f", 1, ps[j].qualifier,
+                    ps[j].qualifier_len, 3, HFG_TYPE_PUT, ps[j].value, ps[j].value_len, NULL, 0};
+      CHECK(hfg_writer_append(b, &c) == 0);
+    }
+    CHECK(a->biggest_key.len == b->biggest_key.len &&
+          memcmp(a->biggest_key.p, b->biggest_key.p, b->biggest_key.len) == 0);
+    CHECK(hfg_writer_finish(a) == 0 && hfg_writer_finish(b) == 0);
+    size_t na, nb;
+    const uint8_t *pa = hfg_writer_mem_data(a, &na), *pb = hfg_writer_mem_data(b, &nb);
+    CHECK(na == nb && memcmp(pa, pb, na) == 0);
     hfg_writer_free(a);
     hfg_writer_free(b);
   }
