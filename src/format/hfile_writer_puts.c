@@ -165,22 +165,47 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
   uint8_t diff_ts = 0;
   const unsigned diff_flag =
       enc == HFG_ENCODING_DIFF ? hfg_enc_diff_run_ts((int64_t)hfg_get_be64(suffix), &diff_ts) : 0;
-  uint64_t nent = 0, tkey = 0, tval = 0, unenc, encd;
-  size_t blen, olen, lk_off, lk_len;
-#define LOAD()                                                                                   \
-  (blen = w->block.len, olen = e->out.len, unenc = e->unencoded, encd = e->encoded,             \
-   lk_off = w->last_key_off, lk_len = w->last_key_len)
-#define STORE()                                                                                  \
-  (w->block.len = blen, e->out.len = olen, e->unencoded = unenc, e->encoded = encd,             \
-   w->last_key_off = lk_off, w->last_key_len = lk_len)
-  LOAD();
   const int lazy = enc == HFG_ENCODING_DIFF || enc == HFG_ENCODING_FAST_DIFF;
-  const hfg_put *unlaid = NULL; /* the block's last cell, at lk_off - 8, if not laid out */
-#define LAY_LAST()                                                                               \
-  do {                                                                                           \
-    if (unlaid) lay_put(w->block.p + lk_off - 8, prefix, plen, suffix, unlaid, lk_len);          \
-    unlaid = NULL;                                                                               \
+  const int row_index = enc == HFG_ENCODING_ROW_INDEX_V1;
+  /* The block's last cell is puts[i - 1] throughout (the key of which the
+   * last key's offset and length follow), and in the run the encoder's
+   * counters grow with the block (unencoded) and with the output (encoded;
+   * ROW_INDEX_V1: with the block, no row starts), so only the lengths are
+   * counted: from the ones at a LOAD, the rest follows at a STORE, and the
+   * encoded size's boundary becomes one on the length it grows with (elim). */
+  uint64_t nent = 0, tkey = 0, tval = 0, big, unenc0, encd0, elim;
+  size_t blen, olen, blen0, olen0;
+#define LOAD()                                                                                 \
+  do {                                                                                         \
+    blen0 = blen = w->block.len;                                                               \
+    olen0 = olen = e->out.len;                                                                 \
+    unenc0 = e->unencoded;                                                                     \
+    encd0 = e->encoded;                                                                        \
+    elim = encd0 >= bs ? 0 : (row_index ? blen0 : olen0) + (bs - encd0);                       \
+    big = w->biggest_cell_len;                                                                 \
   } while (0)
+#define STORE(last)                                                                            \
+  do {                                                                                         \
+    w->block.len = blen;                                                                       \
+    e->out.len = olen;                                                                         \
+    e->unencoded = unenc0 + (blen - blen0);                                                    \
+    e->encoded = encd0 + (row_index ? blen - blen0 : olen - olen0);                            \
+    w->biggest_cell_len = big;                                                                 \
+    w->last_key_len = plen + (last)->qualifier_len + 9;                                        \
+    w->last_key_off = blen - 3 - (last)->value_len - w->last_key_len;                          \
+  } while (0)
+  /* the block's last cell (ending at blen), if not laid out yet */
+  const hfg_put *unlaid = NULL;
+#define LAY_LAST()                                                                             \
+  do {                                                                                         \
+    if (unlaid) {                                                                              \
+      size_t k = plen + unlaid->qualifier_len + 9;                                             \
+      lay_put(w->block.p + blen - (8 + k + unlaid->value_len + 3), prefix, plen, suffix,       \
+              unlaid, k);                                                                      \
+    }                                                                                          \
+    unlaid = NULL;                                                                             \
+  } while (0)
+  LOAD();
   int rc = 0;
   for (; i < n; i++) {
     const hfg_put *c = &puts[i], *p = c - 1;
@@ -188,10 +213,10 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
     if (ql > 0xffff || vl > 0x3fffffff) break;
     int cmp = qual_cmp(c, p, &q);
     if (cmp < 0) break;
-    /* block_full: the block holds the previous cell */
-    if (cmp != 0 && (blen >= bs || encd >= bs)) {
+    /* block_full (the block holds the previous cell): the unencoded or the encoded size */
+    if (cmp != 0 && (blen >= bs || (row_index ? blen : olen) >= elim)) {
       LAY_LAST();
-      STORE();
+      STORE(p);
       if (!(rc = hfg_w_finish_data_block(w))) {
         take_put(t, c);
         rc = put_cell(w, prefix, plen, suffix, c, t, 1); /* counts itself */
@@ -211,9 +236,7 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
     }
     uint8_t *cell = w->block.p + blen;
     if (!lazy) lay_put(cell, prefix, plen, suffix, c, key_len);
-    if (enc == HFG_ENCODING_ROW_INDEX_V1) {
-      encd += cell_len; /* no new row: no offset */
-    } else {
+    if (!row_index) { /* ROW_INDEX_V1: nothing but the plain cell */
       size_t room = key_len + vl + HFG_DBE_CELL_SLACK;
       if (e->out.cap - olen < room) {
         e->out.len = olen;
@@ -234,21 +257,17 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
       else
         end = hfg_enc_prefix_run_cell(o, cell + 8, plen, ql, p->qualifier_len, q, c->value, vl);
       olen += (size_t)(end - o);
-      encd += (size_t)(end - o);
     }
-    unenc += cell_len;
     if (lazy) unlaid = c; /* the block's last cell now */
-    lk_off = blen + 8;
-    lk_len = key_len;
     blen += cell_len;
     /* PrivateCellUtil.estimatedSerializedSizeOf: KeyValue length + 4 (no tags) */
-    uint64_t size = 4 + 8 + key_len + vl;
-    if (size > w->biggest_cell_len) {
+    if (cell_len + 1 > big) {
       LAY_LAST();
-      w->biggest_cell_len = size;
+      big = cell_len + 1;
       hfg_buf_reset(&w->biggest_key);
       if (hfg_buf_append(&w->biggest_key, cell + 8, key_len)) {
         rc = hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+        i++; /* the block's last cell, not counted (as note_cell) */
         break;
       }
     }
@@ -257,7 +276,7 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
     tval += vl;
   }
   LAY_LAST();
-  STORE();
+  STORE(&puts[i - 1]);
 #undef LOAD
 #undef STORE
 #undef LAY_LAST
@@ -335,10 +354,12 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
   if (laid) {
     const int rowcol = w->bloom && w->o.bloom == HFG_BLOOM_ROWCOL;
     if (!rowcol && n > 1) {
-      ptrdiff_t at = 1;
+      ptrdiff_t at;
       switch (w->dbe ? w->dbe->enc : HFG_ENCODING_NONE) {
         case HFG_ENCODING_NONE: at = put_run_plain(w, prefix, plen, suffix, puts, 1, n); break;
-        case HFG_ENCODING_PREFIX: at = put_run_prefix(w, prefix, plen, suffix, puts, 1, n, &t); break;
+        case HFG_ENCODING_PREFIX:
+          at = put_run_prefix(w, prefix, plen, suffix, puts, 1, n, &t);
+          break;
         case HFG_ENCODING_DIFF: at = put_run_diff(w, prefix, plen, suffix, puts, 1, n, &t); break;
         case HFG_ENCODING_FAST_DIFF:
           at = put_run_fast_diff(w, prefix, plen, suffix, puts, 1, n, &t);
@@ -346,7 +367,7 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
         case HFG_ENCODING_ROW_INDEX_V1:
           at = put_run_row_index(w, prefix, plen, suffix, puts, 1, n, &t);
           break;
-        default: break; /* the loop below */
+        default: at = 1; break; /* the loop below */
       }
       if (at < 0) return w->err.code;
       i = (size_t)at;

@@ -557,13 +557,15 @@ TEST(put_run_stops_where_general_path_fails) {
   }
 }
 
-/* The biggest cell inside a run (file info KEY_OF_BIGGEST_CELL): its key as cell by cell. */
+/* The biggest cell inside a run (file info KEY_OF_BIGGEST_CELL), one byte over the
+ * row's first: its key as cell by cell. */
 TEST(put_run_biggest_cell) {
   static uint8_t big[5000];
   memset(big, 'v', sizeof big);
-  hfg_put ps[3] = {{(const uint8_t *)"a", 1, (const uint8_t *)"x", 1},
-                   {(const uint8_t *)"b", 1, (const uint8_t *)"y", 1},
-                   {(const uint8_t *)"cc", 2, big, sizeof big}};
+  /* the second is the biggest by one byte, the third smaller */
+  hfg_put ps[3] = {{(const uint8_t *)"a", 1, big, sizeof big - 1},
+                   {(const uint8_t *)"b", 1, big, sizeof big},
+                   {(const uint8_t *)"c", 1, (const uint8_t *)"y", 1}};
   for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++) {
     hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
     o.encoding = (hfg_encoding)enc;
