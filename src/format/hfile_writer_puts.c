@@ -325,9 +325,9 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
   int rc, laid = plen <= sizeof prefix;
   if (laid) {
     hfg_put_be16(prefix, (uint16_t)row_len);
-    memcpy(prefix + 2, row, row_len);
+    hfg_copy(prefix + 2, row, row_len);
     prefix[2 + row_len] = (uint8_t)w->family_len;
-    memcpy(prefix + 3 + row_len, w->family, w->family_len);
+    hfg_copy(prefix + 3 + row_len, w->family, w->family_len);
     hfg_put_be64(suffix, (uint64_t)ts);
     suffix[8] = HFG_TYPE_PUT;
   }
