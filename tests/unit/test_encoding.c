@@ -6,6 +6,7 @@
 #include "format/hfile_writer_int.h" /* the writer's encoder counters */
 #include "format/kv.h"
 #include "hfilegen/writer.h"
+#include "util/alloc.h"
 #include "util/coding.h"
 
 T_MAIN
@@ -588,4 +589,101 @@ TEST(put_run_biggest_cell) {
     hfg_writer_free(a);
     hfg_writer_free(b);
   }
+}
+
+/* The Nth allocation failing (util/alloc.h) inside a row's Puts: the run
+ * allocates as the general path does, so the same N fails at the same cell,
+ * with the same error, the same cells counted and the same bytes taken. */
+static void run_faults(const run_data *d, size_t nrows, hfg_encoding enc) {
+  for (long n = 1;; n++) {
+    int rc[2], fired[2];
+    uint64_t ent[2], bytes[2];
+    char msg[2][256];
+    for (int k = 0; k < 2; k++) {
+      hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+      o.encoding = enc;
+      o.block_size = 1 << 20; /* the growing rows in one block; the others close many */
+      if (nrows > 3) o.block_size = 300;
+      o.bloom = HFG_BLOOM_NONE;
+      o.bulkload_timestamp = 0;
+      hfg_writer *w = NULL;
+      if (hfg_writer_open_mem("f", &o, &w)) return;
+      hfg_fault_alloc_arm(n);
+      rc[k] = 0;
+      for (size_t r = 0; r < nrows && !rc[k]; r++) {
+        const run_row *rw = &d->rows[r];
+        const hfg_put *ps = &d->puts[rw->first];
+        if (k == 0)
+          rc[k] = hfg_writer_append_puts(w, rw->c.row, rw->c.row_len, rw->c.timestamp, ps, rw->n);
+        for (size_t j = 0; k == 1 && j < rw->n && !rc[k]; j++) {
+          hfg_cell c = run_cell(rw, &ps[j]);
+          rc[k] = hfg_writer_append(w, &c);
+        }
+      }
+      fired[k] = hfg_fault_alloc_fired();
+      hfg_fault_alloc_arm(0);
+      ent[k] = hfg_writer_entries(w);
+      bytes[k] = hfg_writer_bytes(w);
+      snprintf(msg[k], sizeof msg[k], "%s", hfg_writer_errmsg(w));
+      hfg_writer_free(w);
+    }
+    int same = rc[0] == rc[1] && fired[0] == fired[1] && ent[0] == ent[1] &&
+               bytes[0] == bytes[1] && strcmp(msg[0], msg[1]) == 0;
+    if (!same) {
+      CHECK(same);
+      fprintf(stderr, "  %s, allocation %ld failing: rc %d / %d, %llu / %llu cells, '%s' / '%s'\n",
+              hfg_encoding_name(enc), n, rc[0], rc[1], (unsigned long long)ent[0],
+              (unsigned long long)ent[1], msg[0], msg[1]);
+      return;
+    }
+    CHECK(!fired[0] || rc[0] == HFG_ENOMEM);
+    if (!fired[0]) {
+      CHECK(n > 5); /* the rows took some allocations */
+      return;
+    }
+  }
+}
+
+/* Rows whose later Puts grow tenfold (qualifiers 1..1000 bytes, values 10..100000):
+ * the block, the encoder's output and the biggest key grow inside the run. */
+static void make_growing(run_data *d) {
+  static uint8_t tmp[100000];
+  d->arena = malloc(4u << 20);
+  d->used = d->nrows = d->nputs = 0;
+  if (!d->arena) return;
+  for (size_t r = 0; r < 3; r++) {
+    run_row *rw = &d->rows[d->nrows++];
+    memset(&rw->c, 0, sizeof rw->c);
+    tmp[0] = 'g';
+    tmp[1] = (uint8_t)('0' + r);
+    rw->c.row_len = 2;
+    rw->c.row = arena_put(d, tmp, 2);
+    rw->c.family = (const uint8_t *)"f";
+    rw->c.family_len = 1;
+    rw->c.timestamp = 1720000000000;
+    rw->c.type = HFG_TYPE_PUT;
+    rw->first = d->nputs;
+    rw->n = 5;
+    for (size_t j = 0, len = 1; j < 5; j++, len *= 10) {
+      hfg_put *p = &d->puts[d->nputs++];
+      memset(tmp, 'a' + (int)j, len < 1000 ? len : 1000);
+      p->qualifier_len = len < 1000 ? len : 1000;
+      p->qualifier = arena_put(d, tmp, p->qualifier_len);
+      memset(tmp, 'v', len * 10);
+      p->value_len = len * 10;
+      p->value = arena_put(d, tmp, p->value_len);
+    }
+  }
+}
+
+TEST(put_run_fails_where_general_path_fails) {
+  static run_data d;
+  make_runs(&d, 0x2545f4914f6cdd1dull);
+  REQUIRE(d.arena != NULL);
+  for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++) run_faults(&d, 60, (hfg_encoding)enc);
+  free(d.arena);
+  make_growing(&d);
+  REQUIRE(d.arena != NULL);
+  for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++) run_faults(&d, 3, (hfg_encoding)enc);
+  free(d.arena);
 }
