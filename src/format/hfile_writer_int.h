@@ -46,7 +46,9 @@ struct hfg_writer {
   hfg_bloom_writer *bloom;     /* general bloom, NULL for NONE */
   hfg_bloom_writer *df_bloom;  /* delete-family bloom (not with ROWCOL) */
 
-  hfg_buf block;      /* current data block payload */
+  hfg_buf block;      /* current data block payload (its plain KeyValues; with an
+                         encoding, the cells of a Put run that are never read may be
+                         left unwritten: hfile_writer_puts.c put_run_enc) */
   hfg_buf out;        /* encoded bytes of the block being written */
   hfg_cell last;      /* parts of the last cell's key: they point into the current
                          block while it is open, into last_key once it is written */

@@ -142,10 +142,10 @@ static inline int same_value(const uint8_t *a, const uint8_t *b, size_t n) {
 
 /* put_run_plain for a block encoding enc (a constant: one copy each): every
  * cell is also encoded against the one before it in the block, of its row,
- * timestamp and type (dbe_run.h), and the block's length, the encoder's
- * output length and counters and the last key stay in registers, stored
- * before a block is finished (block_full and the finish read them) and at the
- * end. A cell that starts a block is the encoder's first: it goes on put_cell,
+ * timestamp and type (dbe_run.h), and the block's and the encoder's output
+ * lengths stay in registers (the encoder's counters and the last key follow
+ * from them), stored before a block is finished (block_full and the finish
+ * read them) and at the end. A cell that starts a block is the encoder's first: it goes on put_cell,
  * the general path. t: the row's cell (hfg_cell form) for it.
  *
  * DIFF and FAST_DIFF encode from the Puts alone, and of a block's plain cells
