@@ -11,7 +11,8 @@
  *
  * Lifecycle: init, (begin add* finish)*, free. One module per encoding
  * (enc_prefix.c, enc_diff.c, enc_fast_diff.c, enc_row_index.c); this one
- * dispatches and keeps the state they share.
+ * dispatches and keeps the state they share. dbe_run.h has the same encodings
+ * for a row's later Puts, inline, which the writer's Put run uses.
  */
 #ifndef HFG_FORMAT_DBE_H
 #define HFG_FORMAT_DBE_H

@@ -1,7 +1,8 @@
 /*
  * The HFile writer's state (hfile_writer.c: open, append, data blocks, the
  * block pool; hfile_writer_finish.c: file info, bloom metas, the load-on-open
- * section and the trailer). Private to those two files.
+ * section and the trailer; hfile_writer_puts.c: the Put paths). Private to
+ * those three files.
  */
 #ifndef HFG_FORMAT_HFILE_WRITER_INT_H
 #define HFG_FORMAT_HFILE_WRITER_INT_H
@@ -45,7 +46,9 @@ struct hfg_writer {
   hfg_bloom_writer *bloom;     /* general bloom, NULL for NONE */
   hfg_bloom_writer *df_bloom;  /* delete-family bloom (not with ROWCOL) */
 
-  hfg_buf block;      /* current data block payload */
+  hfg_buf block;      /* current data block payload (its plain KeyValues; with an
+                         encoding, the cells of a Put run that are never read may be
+                         left unwritten: hfile_writer_puts.c put_run_enc) */
   hfg_buf out;        /* encoded bytes of the block being written */
   hfg_cell last;      /* parts of the last cell's key: they point into the current
                          block while it is open, into last_key once it is written */
@@ -90,5 +93,99 @@ int hfg_w_finish_data_block(hfg_writer *w);
 int hfg_w_retire_all(hfg_writer *w);
 /* The rest of the file after the last cell (hfile_writer_finish.c). */
 int hfg_w_finish_file(hfg_writer *w);
+
+/* ---- the append bookkeeping, shared by the single-cell path (hfile_writer.c)
+ * and the Put paths (hfile_writer_puts.c) ---- */
+
+/* Points c's row, family and qualifier into its flat key (lengths unchanged). */
+static inline void repoint_cell(hfg_cell *c, const uint8_t *key) {
+  c->row = key + 2;
+  c->family = c->row + c->row_len + 1;
+  c->qualifier = c->family + c->family_len;
+}
+
+/* Points w->last's parts at a copy of the last key. */
+static inline void repoint_last(hfg_writer *w, const uint8_t *key) { repoint_cell(&w->last, key); }
+
+static inline void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) {
+  w->entries++;
+  w->total_key_len += key_len;
+  w->total_value_len += c->value_len;
+  if (c->tags_len > w->max_tags_len) w->max_tags_len = (uint32_t)c->tags_len;
+  /* TimeRangeTracker.includeTimestamp: DeleteColumn/DeleteFamily also include 0. */
+  if (c->timestamp < w->ts_min) w->ts_min = c->timestamp;
+  if (c->timestamp > w->ts_max) w->ts_max = c->timestamp;
+  if (c->type == HFG_TYPE_DELETE_COLUMN || c->type == HFG_TYPE_DELETE_FAMILY) {
+    if (0 < w->ts_min) w->ts_min = 0;
+    if (0 > w->ts_max) w->ts_max = 0;
+  }
+  if (c->type == HFG_TYPE_PUT && c->timestamp < w->earliest_put_ts)
+    w->earliest_put_ts = c->timestamp;
+}
+
+/* HFileWriterImpl.checkBlockBoundary (hbase.writer.unified.encoded.blocksize.ratio
+ * unset): the unencoded or the encoded size has reached the block size. */
+static inline int block_full(const hfg_writer *w) {
+  return w->block.len >= w->o.block_size ||
+         (w->dbe && w->block.len && w->dbe->encoded >= w->o.block_size);
+}
+static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
+                            const hfg_cell *c, int same_put) __attribute__((always_inline));
+
+/* Bookkeeping for the cell c just written at cell (cell_len bytes, key_len of
+ * them its key): the block's length, the last and first keys, the biggest
+ * cell, the file's statistics. same_put: c is a Put without tags with the row,
+ * family and timestamp of the cell before it, whose parts are already noted. */
+static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_t key_len,
+                            const hfg_cell *c, int same_put) {
+  if (w->dbe) {
+    /* the encoder reads the cell as laid here and the block's previous cell
+     * (w->last, its key at last_key_off and its value after it) in place */
+    int rc;
+    if (w->block.len == 0) {
+      if (!(rc = hfg_dbe_begin(w->dbe))) rc = hfg_dbe_add(w->dbe, c, cell, NULL);
+    } else {
+      hfg_cell prev = w->last;
+      repoint_cell(&prev, w->block.p + w->last_key_off);
+      prev.value = w->block.p + w->last_key_off + w->last_key_len;
+      rc = hfg_dbe_add(w->dbe, c, cell, &prev);
+    }
+    if (rc) return hfg_err_set(&w->err, rc, "data block encoding: %s", hfg_strerror(rc));
+  }
+  w->block.len += cell_len;
+  /* the key's parts, without parsing: key = rowLen(2) row famLen(1) fam qual ts(8) type(1) */
+  w->last_key_off = (size_t)(cell + 8 - w->block.p);
+  w->last_key_len = key_len;
+  w->last.qualifier_len = c->qualifier_len;
+  w->last.value_len = c->value_len;
+  if (!same_put) {
+    w->last.row_len = c->row_len;
+    w->last.family_len = c->family_len;
+    w->last.timestamp = c->timestamp;
+    w->last.type = c->type;
+  }
+  repoint_last(w, cell + 8);
+  if (w->block.len == cell_len) {
+    hfg_buf_reset(&w->first_key);
+    if (hfg_buf_append(&w->first_key, cell + 8, key_len))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  }
+  /* PrivateCellUtil.estimatedSerializedSizeOf: KeyValue length + 4. */
+  uint64_t size = 4 + 8 + key_len + c->value_len + (c->tags_len ? 2 + c->tags_len : 0);
+  if (size > w->biggest_cell_len) {
+    w->biggest_cell_len = size;
+    hfg_buf_reset(&w->biggest_key);
+    if (hfg_buf_append(&w->biggest_key, cell + 8, key_len))
+      return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  }
+  if (same_put) { /* the time range and the earliest Put already include its timestamp */
+    w->entries++;
+    w->total_key_len += key_len;
+    w->total_value_len += c->value_len;
+  } else {
+    track_cell(w, c, key_len);
+  }
+  return 0;
+}
 
 #endif

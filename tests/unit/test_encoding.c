@@ -3,8 +3,10 @@
  * interop harness (SameBytes) proves whole files byte-identical to HBase's writer. */
 #include "t.h"
 #include "format/dbe.h"
+#include "format/hfile_writer_int.h" /* the writer's encoder counters */
 #include "format/kv.h"
 #include "hfilegen/writer.h"
+#include "util/alloc.h"
 #include "util/coding.h"
 
 T_MAIN
@@ -295,4 +297,393 @@ TEST(common_prefix_matches_bytewise) {
                   round % 3 ? HFG_TYPE_PUT : HFG_TYPE_DELETE, NULL, 0, NULL, 0};
     for (int wt = 0; wt < 2; wt++) CHECK_EQ_INT(hfg_dbe_common_prefix(&c, &p, wt), ref_prefix(&c, &p, wt));
   }
+}
+
+/* The Put runs (hfile_writer_puts.c: a row's cells after its first, encoded
+ * against the one before them with dbe_run.h) against the general path, for
+ * every encoding: rows of 1..9 Puts whose qualifiers share 0..29 bytes (equal
+ * ones too, and one a prefix of the next), equal and unequal qualifier and
+ * value lengths, equal values, values of 0..16385 bytes (cints of 1..3
+ * bytes), timestamps for both of DIFF's timestamp forms, rows split over two
+ * calls (the second's first cell on the full path), a row too long for the
+ * run, a qualifier over 0xffff bytes, the biggest cell inside a run, and
+ * blocks small enough to close inside rows. The file must equal the one hfg_writer_append makes cell by cell, and
+ * each data block's payload the encoder's on copies of its cells, cut where
+ * checkBlockBoundary cuts (the unencoded or the encoded size, never between
+ * equal keys). */
+typedef struct run_row {
+  hfg_cell c;     /* row and timestamp */
+  size_t first;   /* its Puts: puts[first .. first + n) */
+  size_t n, split; /* split: the second call's first Put (0: one call) */
+} run_row;
+
+typedef struct run_data {
+  uint8_t *arena;
+  size_t used;
+  hfg_put puts[4096];
+  run_row rows[400];
+  size_t nrows, nputs;
+} run_data;
+
+static const uint8_t *arena_put(run_data *d, const void *p, size_t n) {
+  uint8_t *at = d->arena + d->used;
+  if (n) memcpy(at, p, n);
+  d->used += n;
+  return at;
+}
+
+static int put_cmp(const void *a, const void *b) {
+  const hfg_put *x = a, *y = b;
+  return hfg_bytes_cmp(x->qualifier, x->qualifier_len, y->qualifier, y->qualifier_len);
+}
+
+static void make_runs(run_data *d, uint64_t seed) {
+  static const char base[] = "qualifier_shared_by_many_cols";
+  static const size_t vlens[] = {0, 1, 3, 8, 15, 16, 17, 127, 128, 129, 200, 16383, 16384, 16385};
+  static const int64_t tss[] = {1720000000000, 0, 5, 255, 256, -5, -1000, INT64_MAX, INT64_MIN};
+  static uint8_t tmp[100000];
+  d->arena = malloc(64u << 20); /* 400 rows x 9 Puts x 16385 bytes at most */
+  d->used = d->nrows = d->nputs = 0;
+  for (size_t r = 0; r < sizeof d->rows / sizeof d->rows[0]; r++) {
+    run_row *rw = &d->rows[d->nrows++];
+    int len = snprintf((char *)tmp, sizeof tmp, "r%05zu", r);
+    size_t pad = r == 77 ? 300 : t_rand(&seed) % 12; /* row 77: no run (prefix > 256) */
+    memset(tmp + len, 'x', pad);
+    memset(&rw->c, 0, sizeof rw->c);
+    rw->c.row_len = (size_t)len + pad;
+    rw->c.row = arena_put(d, tmp, rw->c.row_len);
+    rw->c.family = (const uint8_t *)"f";
+    rw->c.family_len = 1;
+    rw->c.timestamp = tss[t_rand(&seed) % (sizeof tss / sizeof tss[0])];
+    rw->c.type = HFG_TYPE_PUT;
+    rw->first = d->nputs;
+    rw->n = 1 + t_rand(&seed) % 9;
+    if (r == 250 && rw->n < 3) rw->n = 3;
+    for (size_t j = 0; j < rw->n; j++) { /* qualifiers: base[0..s) + 0..2 of 'a'..'c' */
+      size_t s = t_rand(&seed) % 30, tail = t_rand(&seed) % 3;
+      memcpy(tmp, base, s);
+      for (size_t k = 0; k < tail; k++) tmp[s + k] = (uint8_t)('a' + t_rand(&seed) % 3);
+      if (r == 150 && j == 1) { /* over 0xffff: the run stops, the full path takes it */
+        memset(tmp, 'q', 70000);
+        s = 70000;
+        tail = 0;
+      }
+      hfg_put *p = &d->puts[d->nputs + j];
+      p->qualifier_len = s + tail;
+      p->qualifier = arena_put(d, tmp, p->qualifier_len);
+    }
+    qsort(&d->puts[d->nputs], rw->n, sizeof(hfg_put), put_cmp);
+    for (size_t j = 0; j < rw->n; j++) { /* values: often the one before, or its length */
+      hfg_put *p = &d->puts[d->nputs + j], *prev = j ? p - 1 : NULL;
+      uint64_t how = t_rand(&seed) % 6;
+      if (r == 250 && j == 2) { /* the biggest cell, inside a run */
+        memset(tmp, 'v', 100000);
+        p->value_len = 100000;
+        p->value = arena_put(d, tmp, p->value_len);
+        continue;
+      }
+      if (prev && how < 2) {
+        p->value_len = prev->value_len; /* equal, at another address */
+        p->value = arena_put(d, prev->value, prev->value_len);
+        continue;
+      }
+      size_t vl = prev && how == 2 ? prev->value_len : vlens[t_rand(&seed) % 14];
+      if (prev && how == 2 && vl) {
+        memcpy(tmp, prev->value, vl);
+        tmp[t_rand(&seed) % vl] ^= 1; /* same length, one byte differs */
+      } else {
+        for (size_t k = 0; k < vl; k++) tmp[k] = (uint8_t)('0' + t_rand(&seed) % 4);
+      }
+      p->value_len = vl;
+      p->value = arena_put(d, tmp, vl);
+    }
+    rw->split = rw->n > 1 && t_rand(&seed) % 8 == 0 ? 1 + t_rand(&seed) % (rw->n - 1) : 0;
+    if (r == 250) rw->split = 0;
+    d->nputs += rw->n;
+  }
+}
+
+static hfg_cell run_cell(const run_row *rw, const hfg_put *p) {
+  hfg_cell c = rw->c;
+  c.qualifier = p->qualifier;
+  c.qualifier_len = p->qualifier_len;
+  c.value = p->value;
+  c.value_len = p->value_len;
+  return c;
+}
+
+/* The data block payloads of a file with codec NONE, in order, one after the other
+ * (lens: each one's length). */
+static size_t data_payloads(const uint8_t *p, size_t n, hfg_buf *out, size_t *lens, size_t cap) {
+  size_t k = 0;
+  for (size_t off = 0; off + 33 <= n;) {
+    if (!memcmp(p + off, "DATABLK", 7)) {
+      size_t len = hfg_get_be32(p + off + 12);
+      if (k < cap) lens[k] = len;
+      k++;
+      hfg_buf_append(out, p + off + 33, len);
+    } else if (memcmp(p + off, "IDX", 3) && memcmp(p + off, "BLMF", 4) &&
+               memcmp(p + off, "DFBL", 4)) {
+      break;
+    }
+    off += 33 + hfg_get_be32(p + off + 8);
+  }
+  return k;
+}
+
+static void runs_vs_general(const run_data *d, hfg_encoding enc, uint32_t block_size,
+                            hfg_bloom_type bloom) {
+  hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+  o.encoding = enc;
+  o.block_size = block_size;
+  o.bloom = bloom;
+  o.bulkload_timestamp = 0;
+  hfg_writer *a = NULL, *b = NULL;
+  REQUIRE(hfg_writer_open_mem("f", &o, &a) == 0 && hfg_writer_open_mem("f", &o, &b) == 0);
+  /* the reference blocks: the encoder on the test's own cells */
+  hfg_buf want = HFG_BUF_INIT, kvs = HFG_BUF_INIT;
+  size_t want_lens[4096], nwant = 0;
+  hfg_dbe e;
+  hfg_dbe_init(&e, enc);
+  hfg_cell prev = {0};
+  for (size_t r = 0; r < d->nrows; r++) {
+    const run_row *rw = &d->rows[r];
+    const hfg_put *ps = &d->puts[rw->first];
+    size_t cut = rw->split ? rw->split : rw->n;
+    CHECK(hfg_writer_append_puts(a, rw->c.row, rw->c.row_len, rw->c.timestamp, ps, cut) == 0);
+    if (rw->split)
+      CHECK(hfg_writer_append_puts(a, rw->c.row, rw->c.row_len, rw->c.timestamp, ps + cut,
+                                   rw->n - cut) == 0);
+    for (size_t j = 0; j < rw->n; j++) {
+      hfg_cell c = run_cell(rw, &ps[j]);
+      CHECK(hfg_writer_append(b, &c) == 0);
+      int same_key = kvs.len && hfg_kv_compare(&c, &prev) == 0;
+      uint64_t encoded = enc == HFG_ENCODING_NONE ? 0 : e.encoded;
+      if (kvs.len && !same_key && (kvs.len >= block_size || encoded >= block_size)) {
+        if (enc != HFG_ENCODING_NONE) CHECK(hfg_dbe_finish(&e, kvs.p, kvs.len) == 0);
+        const hfg_buf *blk = enc == HFG_ENCODING_NONE ? &kvs : &e.out;
+        hfg_buf_append(&want, blk->p, blk->len);
+        if (nwant < 4096) want_lens[nwant] = blk->len;
+        nwant++;
+        kvs.len = 0;
+      }
+      if (kvs.len == 0 && enc != HFG_ENCODING_NONE) CHECK(hfg_dbe_begin(&e) == 0);
+      size_t at = kvs.len, len = hfg_kv_cell_len(&c);
+      CHECK(hfg_buf_reserve(&kvs, len) == 0);
+      hfg_kv_put_cell(kvs.p + at, &c);
+      kvs.len += len;
+      if (enc != HFG_ENCODING_NONE) CHECK(hfg_dbe_add(&e, &c, kvs.p + at, at ? &prev : NULL) == 0);
+      prev = c;
+    }
+    /* after each row, the block and the encoder's counters (the boundary reads them) */
+    int same_counts = a->block.len == kvs.len && b->block.len == kvs.len;
+    if (enc != HFG_ENCODING_NONE)
+      same_counts = same_counts && a->dbe->unencoded == e.unencoded &&
+                    a->dbe->encoded == e.encoded && a->dbe->out.len == e.out.len &&
+                    b->dbe->unencoded == e.unencoded && b->dbe->encoded == e.encoded;
+    if (!same_counts) {
+      CHECK(same_counts);
+      fprintf(stderr, "  %s, %u-byte blocks: counters differ after row %zu\n",
+              hfg_encoding_name(enc), block_size, r);
+      break;
+    }
+  }
+  if (kvs.len) {
+    if (enc != HFG_ENCODING_NONE) CHECK(hfg_dbe_finish(&e, kvs.p, kvs.len) == 0);
+    const hfg_buf *blk = enc == HFG_ENCODING_NONE ? &kvs : &e.out;
+    hfg_buf_append(&want, blk->p, blk->len);
+    if (nwant < 4096) want_lens[nwant] = blk->len;
+    nwant++;
+  }
+  CHECK(hfg_writer_finish(a) == 0 && hfg_writer_finish(b) == 0);
+  size_t na, nb;
+  const uint8_t *pa = hfg_writer_mem_data(a, &na), *pb = hfg_writer_mem_data(b, &nb);
+  int same_file = na == nb && memcmp(pa, pb, na) == 0;
+  hfg_buf got = HFG_BUF_INIT;
+  size_t got_lens[4096], ngot = data_payloads(pa, na, &got, got_lens, 4096);
+  int same_blocks = ngot == nwant && got.len == want.len && memcmp(got.p, want.p, got.len) == 0 &&
+                    memcmp(got_lens, want_lens, (ngot < 4096 ? ngot : 4096) * sizeof(size_t)) == 0;
+  CHECK(same_file);
+  CHECK(same_blocks);
+  CHECK(nwant > 20); /* the blocks close often enough to close inside rows */
+  if (!same_file || !same_blocks)
+    fprintf(stderr, "  %s, %u-byte blocks, bloom %d: file %s the general path's; %zu data blocks, "
+            "the encoder %zu: %s\n", hfg_encoding_name(enc), block_size, (int)bloom,
+            same_file ? "equals" : "differs from", ngot, nwant,
+            same_blocks ? "same payloads" : "payloads differ");
+  hfg_buf_free(&got);
+  hfg_buf_free(&want);
+  hfg_buf_free(&kvs);
+  hfg_dbe_free(&e);
+  hfg_writer_free(a);
+  hfg_writer_free(b);
+}
+
+TEST(put_runs_encode_as_general_path) {
+  static run_data d; /* big: not on the stack */
+  make_runs(&d, 0x9e3779b97f4a7c15ull);
+  REQUIRE(d.arena != NULL);
+  static const uint32_t sizes[] = {64, 300, 1500, 8192};
+  for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++)
+    for (int s = 0; s < 4; s++)
+      runs_vs_general(&d, (hfg_encoding)enc, sizes[s], s % 2 ? HFG_BLOOM_ROW : HFG_BLOOM_NONE);
+  free(d.arena);
+}
+
+/* A Put out of order inside a run: the same error, at the same cell, as cell by cell. */
+TEST(put_run_stops_where_general_path_fails) {
+  static const char *const qs[] = {"a", "b", "ba", "b", "c"}; /* "b" after "ba" */
+  for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++) {
+    hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+    o.encoding = (hfg_encoding)enc;
+    o.block_size = 40;
+    o.bloom = HFG_BLOOM_NONE;
+    o.bulkload_timestamp = 0;
+    hfg_writer *a = NULL, *b = NULL;
+    REQUIRE(hfg_writer_open_mem("f", &o, &a) == 0 && hfg_writer_open_mem("f", &o, &b) == 0);
+    hfg_put ps[5];
+    int rb = 0;
+    for (int j = 0; j < 5; j++) {
+      ps[j] = (hfg_put){(const uint8_t *)qs[j], strlen(qs[j]), (const uint8_t *)"value", 5};
+      hfg_cell c = cell("row", qs[j], 3, HFG_TYPE_PUT, "value");
+      if (!rb) rb = hfg_writer_append(b, &c);
+    }
+    int ra = hfg_writer_append_puts(a, (const uint8_t *)"row", 3, 3, ps, 5);
+    CHECK_EQ_INT(ra, HFG_EORDER);
+    CHECK_EQ_INT(ra, rb);
+    CHECK(hfg_writer_entries(a) == 3 && hfg_writer_entries(b) == 3);
+    CHECK(strcmp(hfg_writer_errmsg(a), hfg_writer_errmsg(b)) == 0);
+    hfg_writer_free(a);
+    hfg_writer_free(b);
+  }
+}
+
+/* The biggest cell inside a run (file info KEY_OF_BIGGEST_CELL), one byte over the
+ * row's first: its key as cell by cell. */
+TEST(put_run_biggest_cell) {
+  static uint8_t big[5000];
+  memset(big, 'v', sizeof big);
+  /* the second is the biggest by one byte, the third smaller */
+  hfg_put ps[3] = {{(const uint8_t *)"a", 1, big, sizeof big - 1},
+                   {(const uint8_t *)"b", 1, big, sizeof big},
+                   {(const uint8_t *)"c", 1, (const uint8_t *)"y", 1}};
+  for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++) {
+    hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+    o.encoding = (hfg_encoding)enc;
+    o.bloom = HFG_BLOOM_NONE;
+    o.bulkload_timestamp = 0;
+    hfg_writer *a = NULL, *b = NULL;
+    REQUIRE(hfg_writer_open_mem("f", &o, &a) == 0 && hfg_writer_open_mem("f", &o, &b) == 0);
+    CHECK(hfg_writer_append_puts(a, (const uint8_t *)"row", 3, 3, ps, 3) == 0);
+    for (int j = 0; j < 3; j++) {
+      hfg_cell c = {(const uint8_t *)"row", 3, (const uint8_t *)"f", 1, ps[j].qualifier,
+                    ps[j].qualifier_len, 3, HFG_TYPE_PUT, ps[j].value, ps[j].value_len, NULL, 0};
+      CHECK(hfg_writer_append(b, &c) == 0);
+    }
+    CHECK(a->biggest_key.len == b->biggest_key.len &&
+          memcmp(a->biggest_key.p, b->biggest_key.p, b->biggest_key.len) == 0);
+    CHECK(hfg_writer_finish(a) == 0 && hfg_writer_finish(b) == 0);
+    size_t na, nb;
+    const uint8_t *pa = hfg_writer_mem_data(a, &na), *pb = hfg_writer_mem_data(b, &nb);
+    CHECK(na == nb && memcmp(pa, pb, na) == 0);
+    hfg_writer_free(a);
+    hfg_writer_free(b);
+  }
+}
+
+/* The Nth allocation failing (util/alloc.h) inside a row's Puts: the run
+ * allocates as the general path does, so the same N fails at the same cell,
+ * with the same error, the same cells counted and the same bytes taken. */
+static void run_faults(const run_data *d, size_t nrows, hfg_encoding enc) {
+  for (long n = 1;; n++) {
+    int rc[2], fired[2];
+    uint64_t ent[2], bytes[2];
+    char msg[2][256];
+    for (int k = 0; k < 2; k++) {
+      hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+      o.encoding = enc;
+      o.block_size = 1 << 20; /* the growing rows in one block; the others close many */
+      if (nrows > 3) o.block_size = 300;
+      o.bloom = HFG_BLOOM_NONE;
+      o.bulkload_timestamp = 0;
+      hfg_writer *w = NULL;
+      if (hfg_writer_open_mem("f", &o, &w)) return;
+      hfg_fault_alloc_arm(n);
+      rc[k] = 0;
+      for (size_t r = 0; r < nrows && !rc[k]; r++) {
+        const run_row *rw = &d->rows[r];
+        const hfg_put *ps = &d->puts[rw->first];
+        if (k == 0)
+          rc[k] = hfg_writer_append_puts(w, rw->c.row, rw->c.row_len, rw->c.timestamp, ps, rw->n);
+        for (size_t j = 0; k == 1 && j < rw->n && !rc[k]; j++) {
+          hfg_cell c = run_cell(rw, &ps[j]);
+          rc[k] = hfg_writer_append(w, &c);
+        }
+      }
+      fired[k] = hfg_fault_alloc_fired();
+      hfg_fault_alloc_arm(0);
+      ent[k] = hfg_writer_entries(w);
+      bytes[k] = hfg_writer_bytes(w);
+      snprintf(msg[k], sizeof msg[k], "%s", hfg_writer_errmsg(w));
+      hfg_writer_free(w);
+    }
+    int same = rc[0] == rc[1] && fired[0] == fired[1] && ent[0] == ent[1] &&
+               bytes[0] == bytes[1] && strcmp(msg[0], msg[1]) == 0;
+    if (!same) {
+      CHECK(same);
+      fprintf(stderr, "  %s, allocation %ld failing: rc %d / %d, %llu / %llu cells, '%s' / '%s'\n",
+              hfg_encoding_name(enc), n, rc[0], rc[1], (unsigned long long)ent[0],
+              (unsigned long long)ent[1], msg[0], msg[1]);
+      return;
+    }
+    CHECK(!fired[0] || rc[0] == HFG_ENOMEM);
+    if (!fired[0]) {
+      CHECK(n > 5); /* the rows took some allocations */
+      return;
+    }
+  }
+}
+
+/* Rows whose later Puts grow tenfold (qualifiers 1..1000 bytes, values 10..100000):
+ * the block, the encoder's output and the biggest key grow inside the run. */
+static void make_growing(run_data *d) {
+  static uint8_t tmp[100000];
+  d->arena = malloc(4u << 20);
+  d->used = d->nrows = d->nputs = 0;
+  if (!d->arena) return;
+  for (size_t r = 0; r < 3; r++) {
+    run_row *rw = &d->rows[d->nrows++];
+    memset(&rw->c, 0, sizeof rw->c);
+    tmp[0] = 'g';
+    tmp[1] = (uint8_t)('0' + r);
+    rw->c.row_len = 2;
+    rw->c.row = arena_put(d, tmp, 2);
+    rw->c.family = (const uint8_t *)"f";
+    rw->c.family_len = 1;
+    rw->c.timestamp = 1720000000000;
+    rw->c.type = HFG_TYPE_PUT;
+    rw->first = d->nputs;
+    rw->n = 5;
+    for (size_t j = 0, len = 1; j < 5; j++, len *= 10) {
+      hfg_put *p = &d->puts[d->nputs++];
+      memset(tmp, 'a' + (int)j, len < 1000 ? len : 1000);
+      p->qualifier_len = len < 1000 ? len : 1000;
+      p->qualifier = arena_put(d, tmp, p->qualifier_len);
+      memset(tmp, 'v', len * 10);
+      p->value_len = len * 10;
+      p->value = arena_put(d, tmp, p->value_len);
+    }
+  }
+}
+
+TEST(put_run_fails_where_general_path_fails) {
+  static run_data d;
+  make_runs(&d, 0x2545f4914f6cdd1dull);
+  REQUIRE(d.arena != NULL);
+  for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++) run_faults(&d, 60, (hfg_encoding)enc);
+  free(d.arena);
+  make_growing(&d);
+  REQUIRE(d.arena != NULL);
+  for (int enc = 0; enc < HFG_ENCODING_COUNT_; enc++) run_faults(&d, 3, (hfg_encoding)enc);
+  free(d.arena);
 }
