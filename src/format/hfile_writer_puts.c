@@ -63,6 +63,22 @@ static inline __attribute__((always_inline)) int put_cell(hfg_writer *w, const u
   return note_cell(w, cell, cell_len, key_len, t, same_put);
 }
 
+/* A run's end: its statistics added (nent cells, tkey and tval bytes of keys
+ * and values, whatever stopped it), and unless it failed (rc) the last key's
+ * parts those of puts[i - 1], at last_key_off. Returns i, or -1 on rc. */
+static inline ptrdiff_t end_run(hfg_writer *w, const hfg_put *puts, size_t i, uint64_t nent,
+                                uint64_t tkey, uint64_t tval, int rc) {
+  w->entries += nent;
+  w->total_key_len += tkey;
+  w->total_value_len += tval;
+  if (rc) return -1;
+  const hfg_put *last = &puts[i - 1]; /* the last Put laid out */
+  w->last.qualifier_len = last->qualifier_len;
+  w->last.value_len = last->value_len;
+  repoint_last(w, w->block.p + w->last_key_off);
+  return (ptrdiff_t)i;
+}
+
 /* The rest of a row's Puts of one family (from puts[i], the one before it
  * laid out already) without a data block encoding or a ROWCOL bloom: nothing
  * is left per cell but the order check, the block boundary, the bytes and
@@ -113,15 +129,7 @@ static ptrdiff_t put_run_plain(hfg_writer *w, const uint8_t *prefix, size_t plen
     tkey += key_len;
     tval += c->value_len;
   }
-  w->entries += nent; /* the cells laid out, whatever stopped the run */
-  w->total_key_len += tkey;
-  w->total_value_len += tval;
-  if (rc) return -1;
-  const hfg_put *last = &puts[i - 1]; /* the last Put laid out */
-  w->last.qualifier_len = last->qualifier_len;
-  w->last.value_len = last->value_len;
-  repoint_last(w, w->block.p + w->last_key_off);
-  return (ptrdiff_t)i;
+  return end_run(w, puts, i, nent, tkey, tval, rc);
 }
 
 /* The qualifiers' shared bytes (*q, hfg_dbe_common_bytes) and their order as
@@ -280,37 +288,21 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
 #undef LOAD
 #undef STORE
 #undef LAY_LAST
-  w->entries += nent; /* the cells laid out, whatever stopped the run */
-  w->total_key_len += tkey;
-  w->total_value_len += tval;
-  if (rc) return -1;
-  const hfg_put *last = &puts[i - 1]; /* the last Put laid out */
-  w->last.qualifier_len = last->qualifier_len;
-  w->last.value_len = last->value_len;
-  repoint_last(w, w->block.p + w->last_key_off);
-  return (ptrdiff_t)i;
+  return end_run(w, puts, i, nent, tkey, tval, rc);
 }
 
-static ptrdiff_t put_run_prefix(hfg_writer *w, const uint8_t *prefix, size_t plen,
-                                const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,
-                                hfg_cell *t) {
-  return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, HFG_ENCODING_PREFIX);
-}
-static ptrdiff_t put_run_diff(hfg_writer *w, const uint8_t *prefix, size_t plen,
-                              const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,
-                              hfg_cell *t) {
-  return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, HFG_ENCODING_DIFF);
-}
-static ptrdiff_t put_run_fast_diff(hfg_writer *w, const uint8_t *prefix, size_t plen,
-                                   const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,
-                                   hfg_cell *t) {
-  return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, HFG_ENCODING_FAST_DIFF);
-}
-static ptrdiff_t put_run_row_index(hfg_writer *w, const uint8_t *prefix, size_t plen,
-                                   const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,
-                                   hfg_cell *t) {
-  return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, HFG_ENCODING_ROW_INDEX_V1);
-}
+/* One copy of the run for each encoding, the encoding a constant in it. */
+#define PUT_RUN(name, enc)                                                                    \
+  static ptrdiff_t name(hfg_writer *w, const uint8_t *prefix, size_t plen,                    \
+                        const uint8_t *suffix, const hfg_put *puts, size_t i, size_t n,       \
+                        hfg_cell *t) {                                                        \
+    return put_run_enc(w, prefix, plen, suffix, puts, i, n, t, enc);                          \
+  }
+PUT_RUN(put_run_prefix, HFG_ENCODING_PREFIX)
+PUT_RUN(put_run_diff, HFG_ENCODING_DIFF)
+PUT_RUN(put_run_fast_diff, HFG_ENCODING_FAST_DIFF)
+PUT_RUN(put_run_row_index, HFG_ENCODING_ROW_INDEX_V1)
+#undef PUT_RUN
 
 int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, int64_t ts,
                            const hfg_put *puts, size_t n) {
