@@ -71,6 +71,22 @@ static inline uint64_t t_rand(uint64_t *s) {
   return *s;
 }
 
+#ifdef HFG_BINARY_DIR
+#include <sys/stat.h>
+/* BINARY_DIR/<dir>.tmp/<name>, the directory made if need be: the tests' scratch
+ * files. The result lives for the next 31 calls (a ring of buffers). */
+static inline const char *t_tmp_path(const char *dir, const char *name) {
+  static char p[32][1024];
+  static int k;
+  char d[600];
+  snprintf(d, sizeof d, "%s/%s.tmp", HFG_BINARY_DIR, dir);
+  mkdir(d, 0755);
+  char *s = p[k++ % 32];
+  snprintf(s, 1024, "%s/%s", d, name);
+  return s;
+}
+#endif
+
 #define T_MAIN                                                          \
   struct t_case t_cases[T_MAX];                                         \
   int t_ncases;                                                         \

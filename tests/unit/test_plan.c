@@ -12,19 +12,7 @@
 #include "t.h"
 #include "util/alloc.h"
 
-static char tmpdir[512];
-
-static const char *tmp_path(const char *name) {
-  static char p[16][1024];
-  static int k;
-  if (!tmpdir[0]) {
-    snprintf(tmpdir, sizeof tmpdir, "%s/test_plan.tmp", HFG_BINARY_DIR);
-    mkdir(tmpdir, 0755);
-  }
-  char *s = p[k++ % 16];
-  snprintf(s, 1024, "%s/%s", tmpdir, name);
-  return s;
-}
+static const char *tmp_path(const char *name) { return t_tmp_path("test_plan", name); }
 
 static const char *write_str(const char *name, const char *data) {
   const char *path = tmp_path(name);

@@ -15,14 +15,7 @@
 #include "pipeline/record_reader.h"
 #include "t.h"
 
-static const char *path_of(const char *name) {
-  static char p[1024];
-  char d[600];
-  snprintf(d, sizeof d, "%s/test_record_blank.tmp", HFG_BINARY_DIR);
-  mkdir(d, 0755);
-  snprintf(p, sizeof p, "%s/%s", d, name);
-  return p;
-}
+static const char *path_of(const char *name) { return t_tmp_path("test_record_blank", name); }
 
 /* 12 blank lines; the quoted empty line in record 2 is data, not one of them. */
 static const char DATA[] =

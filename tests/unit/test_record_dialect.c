@@ -12,16 +12,7 @@
 #include "sbuf.h"
 #include "t.h"
 
-static const char *case_path(void) {
-  static char p[1024];
-  if (!p[0]) {
-    char dir[600];
-    snprintf(dir, sizeof dir, "%s/test_record_dialect.tmp", HFG_BINARY_DIR);
-    mkdir(dir, 0755);
-    snprintf(p, sizeof p, "%s/case.txt", dir);
-  }
-  return p;
-}
+static const char *case_path(void) { return t_tmp_path("test_record_dialect", "case.txt"); }
 
 /* Printable: \t \n \r, other control bytes and '|' '\' as \xNN. */
 static void sb_esc(sbuf *b, const char *s, size_t n) {

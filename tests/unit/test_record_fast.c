@@ -14,14 +14,7 @@
 #include "sbuf.h"
 #include "t.h"
 
-static const char *path_of(const char *name) {
-  static char p[1024];
-  char dir[512];
-  snprintf(dir, sizeof dir, "%s/test_record_fast.tmp", HFG_BINARY_DIR);
-  mkdir(dir, 0755);
-  snprintf(p, sizeof p, "%s/%s", dir, name);
-  return p;
-}
+static const char *path_of(const char *name) { return t_tmp_path("test_record_fast", name); }
 
 
 /* The fields of a good record by the syntax, one byte at a time, from its
@@ -186,12 +179,7 @@ TEST(patterns_at_every_offset) {
 }
 
 static uint64_t rng = 88172645463325252ULL;
-static unsigned next_rand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng >> 11);
-}
+static unsigned next_rand(void) { return (unsigned)(t_rand(&rng) >> 11); }
 
 /* Records of random fields: unquoted, quoted with delimiters, doubled quotes,
  * CR and LF inside, empty; now and then a byte made a quote, CR or LF (a

@@ -11,16 +11,7 @@
 #include "t.h"
 #include "util/alloc.h"
 
-static const char *tmp_path(const char *name) {
-  static char p[16][1024];
-  static int k;
-  char dir[600];
-  snprintf(dir, sizeof dir, "%s/test_record_input.tmp", HFG_BINARY_DIR);
-  mkdir(dir, 0755);
-  char *s = p[k++ % 16];
-  snprintf(s, 1024, "%s/%s", dir, name);
-  return s;
-}
+static const char *tmp_path(const char *name) { return t_tmp_path("test_record_input", name); }
 
 static const char *write_file(const char *name, const void *data, size_t n) {
   const char *path = tmp_path(name);

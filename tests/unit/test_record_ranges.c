@@ -17,16 +17,7 @@ typedef struct {
   char text[256]; /* fields joined by '|' ; or the reason */
 } rec_t;
 
-static const char *path_of(const char *name) {
-  static char p[4][1024];
-  static int k;
-  char d[600];
-  snprintf(d, sizeof d, "%s/test_record_ranges.tmp", HFG_BINARY_DIR);
-  mkdir(d, 0755);
-  char *s = p[k++ % 4];
-  snprintf(s, 1024, "%s/%s", d, name);
-  return s;
-}
+static const char *path_of(const char *name) { return t_tmp_path("test_record_ranges", name); }
 
 static void describe(const hfg_record *r, int rc, rec_t *out) {
   out->rc = rc;

@@ -11,19 +11,7 @@
 #include "t.h"
 #include "util/alloc.h"
 
-static char tmpdir[512];
-
-static const char *tmp_path(const char *name) {
-  static char p[32][1024];
-  static int k;
-  if (!tmpdir[0]) {
-    snprintf(tmpdir, sizeof tmpdir, "%s/test_record_reader.tmp", HFG_BINARY_DIR);
-    mkdir(tmpdir, 0755);
-  }
-  char *s = p[k++ % 32];
-  snprintf(s, 1024, "%s/%s", tmpdir, name);
-  return s;
-}
+static const char *tmp_path(const char *name) { return t_tmp_path("test_record_reader", name); }
 
 static const char *write_file(const char *name, const char *data, size_t n);
 #define write_str(name, s) write_file(name, s, strlen(s))
