@@ -176,12 +176,7 @@ TEST(meta_unsorted_first_keys) {
 }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint32_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 16);
-}
+static uint32_t rnd(void) { return (uint32_t)(t_rand(&rng_state) >> 16); }
 
 TEST(meta_random_mutations) {
   hfg_bloom_type types[2] = {HFG_BLOOM_ROW, HFG_BLOOM_ROWCOL};
