@@ -88,6 +88,17 @@ static inline const char *scan2_wide(const char *p, const char *e, char a, char 
   return scan3(p, e, a, b, b);
 }
 
+/* One vector's quote and LF masks (bit i: byte i): the offset of its first
+ * '"' with *n += the LFs before it, or -1 with *n += all of its LFs. */
+static inline int quote_in_masks(unsigned mq, unsigned mn, uint64_t *n) {
+  if (mq) {
+    if (mn) *n += (unsigned)__builtin_popcount(mn & ((mq & -mq) - 1));
+    return __builtin_ctz(mq);
+  }
+  if (mn) *n += (unsigned)__builtin_popcount(mn);
+  return -1;
+}
+
 /* The first '"' in [p, e), or NULL; *lf += the LFs before it (all of them
  * when there is none): the closing-quote search of a quoted field, which
  * also counts its quoted newlines. */
@@ -95,32 +106,20 @@ static inline const char *scan_quote(const char *p, const char *e, uint64_t *lf)
   uint64_t n = 0;
 #ifdef __AVX2__
   const __m256i wq = _mm256_set1_epi8('"'), wn = _mm256_set1_epi8('\n');
-  while (e - p >= 32) {
+  for (; e - p >= 32; p += 32) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    unsigned mq = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, wq));
-    unsigned mn = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, wn));
-    if (mq) {
-      if (mn) n += (unsigned)__builtin_popcount(mn & ((mq & -mq) - 1));
-      *lf += n;
-      return p + __builtin_ctz(mq);
-    }
-    if (mn) n += (unsigned)__builtin_popcount(mn);
-    p += 32;
+    int at = quote_in_masks((unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, wq)),
+                            (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, wn)), &n);
+    if (at >= 0) return *lf += n, p + at;
   }
 #endif
 #ifdef __SSE2__
   const __m128i vq = _mm_set1_epi8('"'), vn = _mm_set1_epi8('\n');
-  while (e - p >= 16) {
+  for (; e - p >= 16; p += 16) {
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-    unsigned mq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vq));
-    unsigned mn = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vn));
-    if (mq) {
-      if (mn) n += (unsigned)__builtin_popcount(mn & ((mq & -mq) - 1));
-      *lf += n;
-      return p + __builtin_ctz(mq);
-    }
-    if (mn) n += (unsigned)__builtin_popcount(mn);
-    p += 16;
+    int at = quote_in_masks((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vq)),
+                            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vn)), &n);
+    if (at >= 0) return *lf += n, p + at;
   }
 #endif
   for (; p < e; p++) {
