@@ -6,6 +6,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "cli/cli_util.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/escape.h"
@@ -41,16 +42,14 @@ static int read_splits(yaml_document_t *doc, yaml_node_t *v, cli_manifest *m) {
   return 0;
 }
 
-/* A whole non-negative decimal scalar, else -1. */
+/* A whole non-negative decimal scalar (cli_parse_u64, the whole of its bytes), else -1. */
 static long long scalar_count(const yaml_node_t *v) {
-  if (v->type != YAML_SCALAR_NODE || v->data.scalar.length == 0) return -1;
-  long long n = 0;
-  for (size_t i = 0; i < v->data.scalar.length; i++) {
-    unsigned char c = v->data.scalar.value[i];
-    if (c < '0' || c > '9' || n > (0x7fffffffffffffffLL - 9) / 10) return -1;
-    n = n * 10 + (c - '0');
-  }
-  return n;
+  uint64_t n;
+  if (v->type != YAML_SCALAR_NODE ||
+      strlen((const char *)v->data.scalar.value) != v->data.scalar.length ||
+      cli_parse_u64((const char *)v->data.scalar.value, &n) || n > INT64_MAX)
+    return -1;
+  return (long long)n;
 }
 
 int cli_manifest_read(const char *path, cli_manifest *m) {
