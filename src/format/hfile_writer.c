@@ -410,11 +410,8 @@ static int append_cell(hfg_writer *w, const hfg_cell *c) {
   }
 
   /* StoreFileWriter.append: blooms first, then the data block boundary. */
-  size_t bloom_row_len = w->o.bloom == HFG_BLOOM_ROWPREFIX && c->row_len > w->o.bloom_prefix_length
-                             ? w->o.bloom_prefix_length
-                             : c->row_len;
-  if (w->bloom &&
-      (rc = hfg_bloom_writer_add(w->bloom, c->row, bloom_row_len, c->qualifier, c->qualifier_len)))
+  if (w->bloom && (rc = hfg_bloom_writer_add(w->bloom, c->row, bloom_row_len(w, c->row_len),
+                                             c->qualifier, c->qualifier_len)))
     return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
   if (c->type == HFG_TYPE_DELETE_FAMILY || c->type == HFG_TYPE_DELETE_FAMILY_VERSION) {
     w->delete_family_count++;

@@ -123,6 +123,14 @@ static inline void track_cell(hfg_writer *w, const hfg_cell *c, size_t key_len) 
     w->earliest_put_ts = c->timestamp;
 }
 
+/* How many of a row's bytes its general bloom takes: a ROWPREFIX_FIXED_LENGTH
+ * bloom the prefix (a shorter row whole), every other type the row. */
+static inline size_t bloom_row_len(const hfg_writer *w, size_t row_len) {
+  return w->o.bloom == HFG_BLOOM_ROWPREFIX && row_len > w->o.bloom_prefix_length
+             ? w->o.bloom_prefix_length
+             : row_len;
+}
+
 /* HFileWriterImpl.checkBlockBoundary (hbase.writer.unified.encoded.blocksize.ratio
  * unset): the unencoded or the encoded size has reached the block size. */
 static inline int block_full(const hfg_writer *w) {

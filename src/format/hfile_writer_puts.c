@@ -330,11 +330,8 @@ int hfg_writer_append_puts(hfg_writer *w, const uint8_t *row, size_t row_len, in
       w->family_len <= HFG_KV_MAX_FAMILY && puts[0].qualifier_len <= 0xffff &&
       puts[0].value_len <= 0x3fffffff &&
       (!w->entries || hfg_bytes_cmp(row, row_len, w->last.row, w->last.row_len) > 0)) {
-    size_t bloom_row_len = w->o.bloom == HFG_BLOOM_ROWPREFIX && row_len > w->o.bloom_prefix_length
-                               ? w->o.bloom_prefix_length
-                               : row_len;
-    if (w->bloom && (rc = hfg_bloom_writer_add(w->bloom, row, bloom_row_len, t.qualifier,
-                                               t.qualifier_len)))
+    if (w->bloom && (rc = hfg_bloom_writer_add(w->bloom, row, bloom_row_len(w, row_len),
+                                               t.qualifier, t.qualifier_len)))
       return hfg_err_set(&w->err, rc, "bloom filter: %s", hfg_strerror(rc));
     if (block_full(w) && (rc = hfg_w_finish_data_block(w))) return rc;
     if ((rc = put_cell(w, prefix, plen, suffix, &puts[0], &t, 0))) return rc;
