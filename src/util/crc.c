@@ -74,10 +74,6 @@ uint32_t hfg_crc32_sw(uint32_t crc, const void *p, size_t n) {
   return crc_sw(tab_ieee, crc, p, n);
 }
 
-/* A CRC is affine in the message: for messages of one length, CRC(M ^ D) =
- * CRC(M) ^ R(D), R the register (zero start, no final xor) after D. Zero bytes
- * at the front of D leave a zero register as it is, and each byte after d
- * multiplies the register by x^8: R(D) = R(d) * x^(8 * tail) mod P. */
 /* x^(8 * tail) mod P is the product of the powers of tail's bits. A writer
  * patches every block's first chunk at the same place, so the tail repeats:
  * each thread keeps the last one's product (one multiplication a patch
@@ -85,6 +81,10 @@ uint32_t hfg_crc32_sw(uint32_t crc, const void *p, size_t n) {
 typedef struct { uint64_t tail; uint32_t mult; } patch_memo;
 static _Thread_local patch_memo memo_c = {UINT64_MAX, 0}, memo_ieee = {UINT64_MAX, 0};
 
+/* A CRC is affine in the message: for messages of one length, CRC(M ^ D) =
+ * CRC(M) ^ R(D), R the register (zero start, no final xor) after D. Zero bytes
+ * at the front of D leave a zero register as it is, and each byte after d
+ * multiplies the register by x^8: R(D) = R(d) * x^(8 * tail) mod P. */
 static uint32_t crc_patch(uint32_t t[8][256], const uint32_t pw[64], uint32_t poly,
                           patch_memo *memo, uint32_t crc, const uint8_t *d, size_t k,
                           uint64_t tail) {
