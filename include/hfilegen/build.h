@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define HFG_BUILD_OPTIONS_VERSION 1
+#define HFG_BUILD_OPTIONS_VERSION 2 /* 2: hfg_writer_options.write_chunk */
 
 enum { HFG_DUP_ERROR = 0, HFG_DUP_LAST, HFG_DUP_FIRST };
 enum { HFG_EMPTY_SKIP = 0, HFG_EMPTY_STORE };

@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define HFG_WRITER_OPTIONS_VERSION 1
+#define HFG_WRITER_OPTIONS_VERSION 2 /* 2: write_chunk */
 
 typedef struct hfg_writer_options {
   unsigned version;                 /* HFG_WRITER_OPTIONS_VERSION */
@@ -47,6 +47,9 @@ typedef struct hfg_writer_options {
   hfg_encoding encoding;            /* DATA_BLOCK_ENCODING, default NONE (format-specs/encodings.md) */
   uint32_t bloom_prefix_length;     /* ROWPREFIX bloom: RowPrefixBloomFilter.prefix_length (> 0) */
   int gz_impl;                      /* GZ deflate engine, HFG_GZ_ZLIB (default) or HFG_GZ_ISAL */
+  uint32_t write_chunk;             /* a file's bytes go to the kernel in writes of this many,
+                                       at offsets that are multiples of it (the last one
+                                       shorter), default 131072; 0: the default */
 } hfg_writer_options;
 
 /* GZ engines (hfg_writer_options.gz_impl). HFG_GZ_ZLIB deflates every block as
@@ -63,7 +66,7 @@ typedef struct hfg_writer_options {
 #define HFG_WRITER_OPTIONS_INIT                                                          \
   {HFG_WRITER_OPTIONS_VERSION, HFG_CODEC_NONE, -1, HFG_CHECKSUM_CRC32C, 16384, 65536,   \
    131072, 16, HFG_BLOOM_ROW, 0.01f, 131072, 7, 0, -1, NULL, 1, 0, 1, HFG_ENCODING_NONE, 0,  \
-   HFG_GZ_ZLIB}
+   HFG_GZ_ZLIB, 131072}
 
 typedef struct hfg_writer hfg_writer;
 

@@ -35,23 +35,63 @@
 
 #define HFG_WRITEBACK_STEP (4u << 20)
 
+/* The kernel gets [p, p+n), which ends at w->pos; on failure the error names
+ * the offset where those bytes begin. */
+static int sink_out(hfg_writer *w, const uint8_t *p, size_t n) {
+  int rc = hfg_io_write_all(w->fd, p, n);
+  if (rc) {
+    int code = rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO;
+    return hfg_err_set(&w->err, code, "%s: write at offset %llu: %s", w->path,
+                       (unsigned long long)(w->pos - n), strerror(-rc));
+  }
+  /* a file to be fsynced goes to disk as it is written, a few MB at a time, so
+   * that the fsync at its end (a core idle while it waits) has little left */
+  if (w->o.fsync && w->pos - w->writeback_from >= HFG_WRITEBACK_STEP) {
+    hfg_io_writeback(w->fd, w->writeback_from, w->pos - w->writeback_from);
+    w->writeback_from = w->pos;
+  }
+  return 0;
+}
+
+int hfg_w_sink_flush(hfg_writer *w) {
+  if (w->fd < 0 || w->wbuf.len == 0) return 0;
+  size_t n = w->wbuf.len;
+  w->wbuf.len = 0;
+  return sink_out(w, w->wbuf.p, n);
+}
+
 int hfg_w_sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
   if (w->fd < 0) {
     if (hfg_buf_append(&w->mem, p, n)) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
-  } else {
-    int rc = hfg_io_write_all(w->fd, p, n);
-    if (rc) {
-      int code = rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO;
-      return hfg_err_set(&w->err, code, "%s: write at offset %llu: %s", w->path,
-                         (unsigned long long)w->pos, strerror(-rc));
-    }
+    w->pos += n;
+    return 0;
   }
-  w->pos += n;
-  /* a file to be fsynced goes to disk as it is written, a few MB at a time, so
-   * that the fsync at its end (a core idle while it waits) has little left */
-  if (w->fd >= 0 && w->o.fsync && w->pos - w->writeback_from >= HFG_WRITEBACK_STEP) {
-    hfg_io_writeback(w->fd, w->writeback_from, w->pos - w->writeback_from);
-    w->writeback_from = w->pos;
+  const size_t chunk = w->chunk;
+  if (!w->wbuf.p && hfg_buf_reserve(&w->wbuf, chunk))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  /* wbuf holds the bytes after the last multiple of chunk: fill it to the
+   * next one; whole chunks from there on go straight from p */
+  while (n) {
+    size_t room = chunk - w->wbuf.len;
+    if (w->wbuf.len == 0 && n >= chunk) {
+      size_t whole = n - n % chunk;
+      w->pos += whole;
+      int rc = sink_out(w, p, whole);
+      if (rc) return rc;
+      p += whole;
+      n -= whole;
+      continue;
+    }
+    size_t take = n < room ? n : room;
+    memcpy(w->wbuf.p + w->wbuf.len, p, take);
+    w->wbuf.len += take;
+    w->pos += take;
+    p += take;
+    n -= take;
+    if (w->wbuf.len == chunk) {
+      int rc = hfg_w_sink_flush(w);
+      if (rc) return rc;
+    }
   }
   return 0;
 }
@@ -289,6 +329,7 @@ static int writer_new(const char *family, const hfg_writer_options *opts, hfg_wr
     return hfg_err_set(&w->err, HFG_EINVAL, "family name must be 1..%d bytes", HFG_KV_MAX_FAMILY);
   memcpy(w->family, family, flen);
   w->family_len = flen;
+  w->chunk = w->o.write_chunk ? w->o.write_chunk : HFG_WRITE_CHUNK_DEFAULT;
   if (w->o.block_size == 0 || w->o.bytes_per_checksum == 0)
     return hfg_err_set(&w->err, HFG_EINVAL, "block size and bytes per checksum must be > 0");
   if (w->o.checksum != HFG_CHECKSUM_CRC32 && w->o.checksum != HFG_CHECKSUM_CRC32C)
@@ -489,6 +530,7 @@ void hfg_writer_free(hfg_writer *w) {
   hfg_bloom_writer_free(w->bloom);
   hfg_bloom_writer_free(w->df_bloom);
   hfg_buf_free(&w->mem);
+  hfg_buf_free(&w->wbuf);
   hfg_buf_free(&w->block);
   hfg_buf_free(&w->out);
   hfg_buf_free(&w->last_key);

@@ -131,6 +131,7 @@ int hfg_w_finish_file(hfg_writer *w) {
   if (hfg_trailer_encode(&t, &w->out))
     return hfg_err_set(&w->err, HFG_ENOMEM, "trailer encoding");
   rc = hfg_w_sink_write(w, w->out.p, w->out.len);
+  if (!rc) rc = hfg_w_sink_flush(w);
   if (rc) return rc;
 
   if (w->fd >= 0) {

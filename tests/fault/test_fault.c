@@ -391,6 +391,7 @@ static int write_one(const wconf *c, const char *path, char *msg, size_t cap) {
   wo.index_min_entries = 2;
   wo.bloom_block_size = 64;
   wo.bulkload_timestamp = 1;
+  wo.write_chunk = 1000; /* many writes, each chunk made of several blocks or inside one */
   hfg_writer *w = NULL;
   int rc = hfg_writer_open(path, "cf", &wo, &w);
   for (int i = 0; !rc && i < 750; i++) {

@@ -13,6 +13,8 @@
 #include "util/coding.h"
 #include "util/crc.h"
 
+#include <unistd.h>
+
 T_MAIN
 
 static hfg_cell mk(const char *row, const char *q, int64_t ts, uint8_t type) {
@@ -507,4 +509,70 @@ TEST(writer_gz_engines) {
   CHECK_EQ_INT(hfg_writer_open_mem("cf", &o, &w), HFG_EINVAL);
   CHECK(w && strstr(hfg_writer_errmsg(w), "GZ engine") != NULL);
   hfg_writer_free(w);
+}
+
+/* A file writer hands the kernel its bytes in chunks (write_chunk) through a
+ * buffer: at any chunk size, bigger or smaller than a block, the file is
+ * byte for byte what a memory writer makes of the same cells, with a codec
+ * (blocks of every size) and without (blocks larger than small chunks). */
+static void write_chunked(const char *path, uint32_t chunk, hfg_codec codec, uint8_t **out,
+                          size_t *len) {
+  hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+  o.codec = codec;
+  o.bulkload_timestamp = 1;
+  o.fsync = 0;
+  o.block_size = 4096;
+  o.write_chunk = chunk;
+  hfg_writer *w = NULL;
+  REQUIRE((path ? hfg_writer_open(path, "cf", &o, &w) : hfg_writer_open_mem("cf", &o, &w)) == 0);
+  char row[32], val[300];
+  uint64_t s = 7;
+  for (int i = 0; i < 3000; i++) {
+    snprintf(row, sizeof row, "row-%06d", i);
+    size_t vl = t_rand(&s) % sizeof val;
+    for (size_t k = 0; k < vl; k++) val[k] = (char)('a' + t_rand(&s) % (i % 2 ? 26 : 3));
+    hfg_cell c = mk(row, "q", 7, HFG_TYPE_PUT);
+    c.value = (const uint8_t *)val;
+    c.value_len = vl;
+    REQUIRE(hfg_writer_append(w, &c) == 0);
+  }
+  REQUIRE(hfg_writer_finish(w) == 0);
+  if (path) {
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f != NULL);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *out = hfg_malloc(*len ? *len : 1);
+    REQUIRE(fread(*out, 1, *len, f) == *len);
+    fclose(f);
+    unlink(path);
+  } else {
+    const uint8_t *m = hfg_writer_mem_data(w, len);
+    *out = hfg_memdup(m, *len);
+  }
+  hfg_writer_free(w);
+}
+
+TEST(writer_write_chunks_same_bytes) {
+  const hfg_codec codecs[] = {HFG_CODEC_NONE, HFG_CODEC_LZ4};
+  const uint32_t chunks[] = {1, 1000, 4096, 4097, 65536, 0, 1u << 22};
+  for (int c = 0; c < 2; c++) {
+    uint8_t *ref;
+    size_t ref_len;
+    write_chunked(NULL, 0, codecs[c], &ref, &ref_len);
+    CHECK(ref_len > 3 * (128u << 10) || codecs[c] != HFG_CODEC_NONE); /* several default chunks */
+    for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++) {
+      uint8_t *got;
+      size_t got_len;
+      write_chunked(t_tmp_path("test_writer", "chunked.hfile"), chunks[k], codecs[c], &got,
+                    &got_len);
+      if (got_len != ref_len || memcmp(got, ref, ref_len))
+        fprintf(stderr, "  codec %d, write_chunk %u: %zu bytes, the memory writer's %zu%s\n", c,
+                chunks[k], got_len, ref_len, got_len == ref_len ? " (content differs)" : "");
+      CHECK(got_len == ref_len && !memcmp(got, ref, ref_len));
+      hfg_free(got);
+    }
+    hfg_free(ref);
+  }
 }
