@@ -321,7 +321,8 @@ static void read_matrix(const char *out) {
   o.index_block_max_size = 256;
   o.block_size = 512;
   read_case(dir, "index3_none", &(spec){.rows = 6000, .quals = 1, .value_len = 30, .versions = 1},
-            (hfg_writer_options){.version = 1, .codec = HFG_CODEC_NONE, .codec_level = -1,
+            (hfg_writer_options){.version = HFG_WRITER_OPTIONS_VERSION,
+                                 .codec = HFG_CODEC_NONE, .codec_level = -1,
                                  .checksum = HFG_CHECKSUM_CRC32C, .bytes_per_checksum = 16384,
                                  .block_size = 512, .index_block_max_size = 256,
                                  .index_min_entries = 16, .bloom = HFG_BLOOM_ROW,
@@ -337,7 +338,8 @@ static void read_matrix(const char *out) {
   o.bloom = HFG_BLOOM_ROWCOL;
   read_case(dir, "bloom_multichunk_rowcol_snappy",
             &(spec){.rows = 60000, .quals = 3, .value_len = 4, .versions = 1},
-            (hfg_writer_options){.version = 1, .codec = HFG_CODEC_SNAPPY, .codec_level = -1,
+            (hfg_writer_options){.version = HFG_WRITER_OPTIONS_VERSION,
+                                 .codec = HFG_CODEC_SNAPPY, .codec_level = -1,
                                  .checksum = HFG_CHECKSUM_CRC32C, .bytes_per_checksum = 16384,
                                  .block_size = 65536, .index_block_max_size = 131072,
                                  .index_min_entries = 16, .bloom = HFG_BLOOM_ROWCOL,
