@@ -144,6 +144,13 @@ static inline size_t bloom_row_len(const hfg_writer *w, size_t row_len) {
              : row_len;
 }
 
+/* b (the block's first key, the biggest cell's key) becomes a copy of the
+ * key_len bytes at key; 0, or ENOMEM set in w->err. */
+static inline int keep_key(hfg_writer *w, hfg_buf *b, const uint8_t *key, size_t key_len) {
+  hfg_buf_reset(b);
+  return hfg_buf_append(b, key, key_len) ? hfg_err_set(&w->err, HFG_ENOMEM, "out of memory") : 0;
+}
+
 /* HFileWriterImpl.checkBlockBoundary (hbase.writer.unified.encoded.blocksize.ratio
  * unset): the unencoded or the encoded size has reached the block size. */
 static inline int block_full(const hfg_writer *w) {
@@ -186,18 +193,13 @@ static inline int note_cell(hfg_writer *w, uint8_t *cell, size_t cell_len, size_
     w->last.type = c->type;
   }
   repoint_last(w, cell + 8);
-  if (w->block.len == cell_len) {
-    hfg_buf_reset(&w->first_key);
-    if (hfg_buf_append(&w->first_key, cell + 8, key_len))
-      return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
-  }
+  int rc;
+  if (w->block.len == cell_len && (rc = keep_key(w, &w->first_key, cell + 8, key_len))) return rc;
   /* PrivateCellUtil.estimatedSerializedSizeOf: KeyValue length + 4. */
   uint64_t size = 4 + 8 + key_len + c->value_len + (c->tags_len ? 2 + c->tags_len : 0);
   if (size > w->biggest_cell_len) {
     w->biggest_cell_len = size;
-    hfg_buf_reset(&w->biggest_key);
-    if (hfg_buf_append(&w->biggest_key, cell + 8, key_len))
-      return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+    if ((rc = keep_key(w, &w->biggest_key, cell + 8, key_len))) return rc;
   }
   if (same_put) { /* the time range and the earliest Put already include its timestamp */
     w->entries++;

@@ -105,13 +105,7 @@ static ptrdiff_t put_run_plain(hfg_writer *w, const uint8_t *prefix, size_t plen
     }
     uint8_t *cell = w->block.p + w->block.len;
     lay_put(cell, prefix, plen, suffix, c, key_len);
-    if (w->block.len == 0) {
-      hfg_buf_reset(&w->first_key);
-      if (hfg_buf_append(&w->first_key, cell + 8, key_len)) {
-        rc = hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
-        break;
-      }
-    }
+    if (w->block.len == 0 && (rc = keep_key(w, &w->first_key, cell + 8, key_len))) break;
     w->block.len += cell_len;
     w->last_key_off = (size_t)(cell + 8 - w->block.p);
     w->last_key_len = key_len;
@@ -119,11 +113,7 @@ static ptrdiff_t put_run_plain(hfg_writer *w, const uint8_t *prefix, size_t plen
     uint64_t size = 4 + 8 + key_len + c->value_len;
     if (size > w->biggest_cell_len) {
       w->biggest_cell_len = size;
-      hfg_buf_reset(&w->biggest_key);
-      if (hfg_buf_append(&w->biggest_key, cell + 8, key_len)) {
-        rc = hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
-        break;
-      }
+      if ((rc = keep_key(w, &w->biggest_key, cell + 8, key_len))) break;
     }
     nent++;
     tkey += key_len;
@@ -272,9 +262,7 @@ put_run_enc(hfg_writer *w, const uint8_t *prefix, size_t plen, const uint8_t *su
     if (cell_len + 1 > big) {
       LAY_LAST();
       big = cell_len + 1;
-      hfg_buf_reset(&w->biggest_key);
-      if (hfg_buf_append(&w->biggest_key, cell + 8, key_len)) {
-        rc = hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+      if ((rc = keep_key(w, &w->biggest_key, cell + 8, key_len))) {
         i++; /* the block's last cell, not counted (as note_cell) */
         break;
       }
