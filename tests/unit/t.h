@@ -71,6 +71,24 @@ static inline uint64_t t_rand(uint64_t *s) {
   return *s;
 }
 
+/* The whole file at path in a malloc'd buffer (one byte more, for callers
+ * that terminate it) and its length in *len, or NULL. */
+static inline uint8_t *t_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *p = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+    free(p);
+    p = NULL;
+  }
+  fclose(f);
+  *len = n >= 0 ? (size_t)n : 0;
+  return p;
+}
+
 #ifdef HFG_BINARY_DIR
 #include <sys/stat.h>
 /* BINARY_DIR/<dir>.tmp/<name>, the directory made if need be: the tests' scratch

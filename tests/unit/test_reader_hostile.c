@@ -17,21 +17,7 @@ T_MAIN
 #define GZ_SMALL FIX "hudi_1_0_hbase_2_4_9_16KB_GZ_200_20_non_unique.hfile"
 #define GZ_DEEP FIX "hudi_1_0_hbase_2_4_13_1KB_GZ_10000_large_keys_deep_index.hfile"
 
-static uint8_t *load(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *p = malloc((size_t)n + 1);
-  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-    free(p);
-    p = NULL;
-  }
-  fclose(f);
-  *len = (size_t)n;
-  return p;
-}
+static uint8_t *load(const char *path, size_t *len) { return t_read_file(path, len); }
 
 /* Everything a user of the API can do with a file; returns verify's code, or
  * the open error. Messages must be non-empty whenever a call fails. */

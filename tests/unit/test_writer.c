@@ -538,14 +538,8 @@ static void write_chunked(const char *path, uint32_t chunk, hfg_codec codec, uin
   }
   REQUIRE(hfg_writer_finish(w) == 0);
   if (path) {
-    FILE *f = fopen(path, "rb");
-    REQUIRE(f != NULL);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    *out = hfg_malloc(*len ? *len : 1);
-    REQUIRE(fread(*out, 1, *len, f) == *len);
-    fclose(f);
+    *out = t_read_file(path, len);
+    REQUIRE(*out != NULL);
     unlink(path);
   } else {
     const uint8_t *m = hfg_writer_mem_data(w, len);
