@@ -7,7 +7,7 @@
  *   probe_limits read FILE             read() of FILE through the page cache
  *   probe_limits read-direct FILE      O_DIRECT read of FILE (the disk, no cache)
  *   probe_limits write DIR SIZE        write() of SIZE random bytes + fdatasync
- *   probe_limits blocks [--max-mb N] HFILE...
+ *   probe_limits blocks [--max-mb N] [--kinds K,K...] HFILE...
  *       walks the HFiles' blocks, counts the data blocks' KeyValue bytes (all of
  *       them; of an encoded file, DATABLKE blocks, the encoded bytes the codec
  *       compresses: kv_bytes is then the encoded size, encoded_blocks > 0), keeps
@@ -15,7 +15,9 @@
  *       and times on them: lz4 (LZ4_compress_default, what Hadoop's Lz4Codec
  *       calls), gzip via ISA-L igzip level 1, gzip via zlib levels 1 and 6,
  *       and CRC32C (ISA-L crc32_iscsi) per 16 KB chunk; on 1 thread and on 2
- *       threads (aggregate).
+ *       threads (aggregate). --kinds times only those (e.g. lz4,crc32c: the
+ *       few seconds bench/run.sh spends beside each timed build, so that the
+ *       model and the build see the same machine).
  *
  * Each figure is the best and the median of 3 repetitions, each lasting at
  * least 0.3 s. Output is key=value lines (MB = 10^6 bytes).
@@ -271,10 +273,31 @@ static void *run_job(void *arg) {
 
 static int probe_blocks(int argc, char **argv) {
   uint64_t max_keep = 32ull << 20, kv = 0, fbytes = 0;
-  int compressed = 0, first = 0;
-  if (argc > 1 && !strcmp(argv[0], "--max-mb")) {
-    max_keep = strtoull(argv[1], NULL, 10) << 20;
-    first = 2;
+  int compressed = 0, first = 0, want[K_COUNT];
+  for (int k = 0; k < K_COUNT; k++) want[k] = 1;
+  while (first + 1 < argc && argv[first][0] == '-') {
+    if (!strcmp(argv[first], "--max-mb")) {
+      max_keep = strtoull(argv[first + 1], NULL, 10) << 20;
+    } else if (!strcmp(argv[first], "--kinds")) {
+      char list[256];
+      snprintf(list, sizeof list, ",%s,", argv[first + 1]);
+      int any = 0;
+      for (int k = 0; k < K_COUNT; k++) {
+        char name[32];
+        snprintf(name, sizeof name, ",%s,", KIND_NAME[k]);
+        want[k] = strstr(list, name) != NULL;
+        any |= want[k];
+      }
+      if (!any) {
+        fprintf(stderr, "probe_limits: --kinds %s names none of lz4,igzip1,zlib1,zlib6,crc32c\n",
+                argv[first + 1]);
+        return 2;
+      }
+    } else {
+      fprintf(stderr, "probe_limits: blocks: unknown option %s\n", argv[first]);
+      return 2;
+    }
+    first += 2;
   }
   for (int i = first; i < argc; i++) walk(argv[i], max_keep, &kv, &fbytes, &compressed);
   printf("kv_bytes=%llu\nfile_bytes=%llu\n", (unsigned long long)kv, (unsigned long long)fbytes);
@@ -285,6 +308,7 @@ static int probe_blocks(int argc, char **argv) {
   printf("sample_blocks=%zu\nsample_bytes=%zu\nencoded_blocks=%zu\n", nblocks, kept_bytes,
          encoded_blocks);
   for (int k = 0; k < K_COUNT; k++) {
+    if (!want[k]) continue;
     double r1[REPS], r2[REPS];
     double ratio = 0;
     for (int r = 0; r < REPS; r++) {
@@ -329,6 +353,6 @@ int main(int argc, char **argv) {
   if (argc >= 3 && !strcmp(argv[1], "blocks")) return probe_blocks(argc - 2, argv + 2);
   fprintf(stderr,
           "usage: probe_limits read FILE | read-direct FILE | write DIR SIZE |\n"
-          "       blocks [--max-mb N] HFILE...\n");
+          "       blocks [--max-mb N] [--kinds K,K...] HFILE...\n");
   return 2;
 }

@@ -253,6 +253,32 @@ def main():
 
     R_NOW, R_BEST, R_MD = rates("now"), rates("best"), rates("md")
 
+    # paired runs: each lz4 build between two lz4 probes (run.sh "limit model, paired")
+    def pair_rates(i):
+        pp = {k: num(v) for k, v in kv_file(os.path.join(work, f"pair-probe-{i}.txt")).items()}
+        return pp
+    pairs = []
+    for r in runs:
+        if r.rec.get("set") != "pair":
+            continue
+        a, b = pair_rates(r.rec["probe_before"]), pair_rates(r.rec["probe_after"])
+        rt = dict(R_NOW)
+        for k in ("lz4", "crc32c"):
+            rt[k + "_2t"] = (a[k + "_2t_median_mbs"] + b[k + "_2t_median_mbs"]) / 2
+        one = {k: (a[k + "_1t_median_mbs"] + b[k + "_1t_median_mbs"]) / 2 for k in ("lz4", "crc32c")}
+        spill = (r.summary.get("spill_mb") or 0) * 1e6
+        mw, cpu, _ = model("lz4", r.input, r.outbytes, spill, rt)
+        kv = kv_main * r.input / main_in
+        core = kv / 1e6 / one["lz4"] + r.outbytes / 1e6 / one["crc32c"]
+        pairs.append({"case": r.rec["label"], "rep": int(r.rec["rep"]), "wall": r.wall,
+                      "cpu": r.cpu, "model": mw, "share": mw / r.wall,
+                      "ceiling": cpu / (r.cpu / 2), "core": core,
+                      "lz4_2t": (a["lz4_2t_median_mbs"], b["lz4_2t_median_mbs"]),
+                      "lz4_1t": one["lz4"], "spill_mb": r.summary.get("spill_mb")})
+
+    def pair_med(case, key):
+        return med([p[key] for p in pairs if p["case"] == case])
+
     # ---- markdown ---------------------------------------------------------------------------
     L = []
     P = L.append
@@ -394,6 +420,14 @@ def main():
         tgt[("limit_spill", "lz4")] = mw / sg.wall
         P(f"| hfilegen build vs the limit model, input 4× the memory budget (spills) | lz4 | "
           f"{fmt(sg.wall, 2)} s | {fmt(mw, 2)} s | **{100 * mw / sg.wall:.0f}%** | ≥ 50% |")
+    for case, label, t in (("fits", "input fits in memory", 0.6), ("spills", "input 4× the memory budget (spills)", 0.5)):
+        sh = pair_med(case, "share")
+        if sh is None:
+            continue
+        tgt[("limit" if case == "fits" else "limit_spill", "lz4")] = sh
+        P(f"| hfilegen build vs the limit model, {label}, **paired** (probe beside each build) | lz4 | "
+          f"{fmt(pair_med(case, 'wall'), 2)} s | {fmt(pair_med(case, 'model'), 2)} s | "
+          f"**{100 * sh:.0f}%** | ≥ {100 * t:.0f}% (#15) |")
     worst = None
     for s in ("s16", "s4", "main"):
         g = scale_g.get(s)
@@ -462,6 +496,34 @@ def main():
       "a figure the neighbours' load disturbs less than wall time.")
     P("")
 
+    if pairs:
+        P("### Paired: a probe beside each build")
+        P("")
+        P("The probes above ran once, minutes away from the builds they judge; the LZ4 rate of "
+          "this shared VM moves by 1.5× between such moments. Here every lz4 build ran between "
+          "two LZ4 probes on the same 16 MB of KeyValue blocks, and its model takes the mean of "
+          "the two; the targets are judged on the median of these shares. Ceiling on 2 cores = "
+          "the model's CPU stage ÷ (the build's CPU seconds ÷ 2): the share the build would "
+          "have with both cores busy all the time, so no schedule of today's work can beat it; "
+          "it is below the target when the work other than compression costs more than "
+          "compression ÷ share − compression.")
+        P("")
+        P("| case | rep | lz4 2 threads MB/s (before → after) | model s | hfilegen s | share "
+          "| hfilegen CPU s | unavoidable core-s | ceiling on 2 cores |")
+        P("|---|---|---|---|---|---|---|---|---|")
+        for p_ in sorted(pairs, key=lambda p_: (p_["case"] != "fits", p_["rep"])):
+            P(f"| {p_['case']}{' (' + fmt(p_['spill_mb']) + ' MB)' if p_['spill_mb'] else ''} "
+              f"| {p_['rep']} | {fmt(p_['lz4_2t'][0])} → {fmt(p_['lz4_2t'][1])} | "
+              f"{fmt(p_['model'], 2)} | {fmt(p_['wall'], 2)} | {100 * p_['share']:.0f}% | "
+              f"{fmt(p_['cpu'], 2)} | {fmt(p_['core'], 2)} | {100 * p_['ceiling']:.0f}% |")
+        for case in ("fits", "spills"):
+            if pair_med(case, "share") is not None:
+                P(f"| **{case}, median** | | | {fmt(pair_med(case, 'model'), 2)} | "
+                  f"{fmt(pair_med(case, 'wall'), 2)} | **{100 * pair_med(case, 'share'):.0f}%** | "
+                  f"{fmt(pair_med(case, 'cpu'), 2)} | {fmt(pair_med(case, 'core'), 2)} | "
+                  f"{100 * pair_med(case, 'ceiling'):.0f}% |")
+        P("")
+
     # scaling
     P("## Scaling with the memory budget (lz4)")
     P("")
@@ -496,11 +558,15 @@ def main():
         P(f"- hfilegen ≥ 20× ImportTsv bulk output (lz4, wall): {tgt[('importtsv', 'lz4')]:.1f}× — "
           f"{verdict(tgt[('importtsv', 'lz4')] >= 20)}.")
     if ("limit", "lz4") in tgt:
+        paired = " (paired, median; its ceiling on 2 cores with today's CPU: " \
+            f"{100 * pair_med('fits', 'ceiling'):.0f}%)" if pair_med("fits", "share") else ""
         P(f"- ≥ 60% of the limit model when the input fits (lz4; issue #15, 70% before it): "
-          f"{100 * tgt[('limit', 'lz4')]:.0f}% — {verdict(tgt[('limit', 'lz4')] >= 0.6)}.")
+          f"{100 * tgt[('limit', 'lz4')]:.0f}%{paired} — {verdict(tgt[('limit', 'lz4')] >= 0.6)}.")
     if ("limit_spill", "lz4") in tgt:
+        paired = " (paired, median; its ceiling on 2 cores with today's CPU: " \
+            f"{100 * pair_med('spills', 'ceiling'):.0f}%)" if pair_med("spills", "share") else ""
         P(f"- ≥ 50% of the limit model when the sort spills (lz4): "
-          f"{100 * tgt[('limit_spill', 'lz4')]:.0f}% — {verdict(tgt[('limit_spill', 'lz4')] >= 0.5)}.")
+          f"{100 * tgt[('limit_spill', 'lz4')]:.0f}%{paired} — {verdict(tgt[('limit_spill', 'lz4')] >= 0.5)}.")
     report_enc.targets(P, tgt, verdict)
     if worst is not None:
         P(f"- peak RSS within the budget + small fixed overhead: worst {worst:+,.0f} MiB over the "
