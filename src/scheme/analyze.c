@@ -149,6 +149,7 @@ static void bucket(const hfg_scheme *s, spart *p) {
     int w = r->nargs == 2 ? (int)s->nodes[r->arg[1]].ival : hexlen_of(s->nodes[r->arg[0]].fn);
     p->bkind = HFG_BUCKET_HEX;
     p->bwidth = w;
+    p->blead = p->pad > w ? p->pad - w : 0;
     p->buckets = pow16(w);
     p->bupper = upper;
     return;
@@ -156,6 +157,7 @@ static void bucket(const hfg_scheme *s, spart *p) {
   if (is_hash_fn(r->fn)) {
     p->bkind = HFG_BUCKET_HEX;
     p->bwidth = hexlen_of(r->fn);
+    p->blead = p->pad > p->bwidth ? p->pad - p->bwidth : 0;
     p->buckets = pow16(p->bwidth);
     p->bupper = upper;
     return;

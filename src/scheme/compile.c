@@ -312,11 +312,49 @@ static int is_hash(const snode *n) {
 
 static int hash_hexlen(int fn) { return fn == F_MD5 ? 32 : fn == F_XXHASH64 ? 16 : 8; }
 
+/* What a node makes when that is binary bytes (long, int, phoenix_salt),
+ * else NULL: no text of digits, so no `:0W` pad and no integer reading. */
+static const char *binary_value(const snode *a) {
+  if (a->kind != N_CALL) return NULL;
+  return a->fn == F_LONG ? "8 binary bytes" : a->fn == F_INT ? "4 binary bytes"
+       : a->fn == F_PHOENIX_SALT ? "one binary byte" : NULL;
+}
+
+/* An argument read as a number (of %, long, int, desc, day, hour, month,
+ * millis) that can never be one fails every record at build: refused here.
+ * A hash is a number to % (its buckets) but to none of the others. */
+static int check_number_arg(parser *p, const snode *n, const char *reader) {
+  const snode *a = node_at(p, n->arg[0]);
+  const char *bin = binary_value(a);
+  if (bin)
+    return perr(p, a->pos, "%s(...) makes %s, which %s cannot read as a number; apply it to the "
+                "column itself (e.g. {id %% 4}, {long(id)})", FNS[a->fn].name, bin, reader);
+  if (n->kind == N_CALL && is_hash(a))
+    return perr(p, a->pos, "%s cannot read a hash (%s(...)) as a number; use {%s(x) %% N} "
+                "for hash buckets or hex(%s(x), n) for its digits", reader, FNS[a->fn].name,
+                FNS[a->fn].name, FNS[a->fn].name);
+  return 0;
+}
+
 /* Checks literal arguments of every call (they must be constants). */
 static int check_calls(parser *p) {
   for (size_t i = 0; i < nnodes(p); i++) {
     const snode *n = node_at(p, (int32_t)i);
+    if (n->kind == N_MOD && check_number_arg(p, n, "%")) return p->rc;
     if (n->kind != N_CALL) continue;
+    switch (n->fn) {
+      case F_LONG:
+      case F_INT:
+      case F_DESC:
+      case F_DAY:
+      case F_HOUR:
+      case F_MONTH:
+      case F_MILLIS:
+        if (check_number_arg(p, n, FNS[n->fn].name)) return p->rc;
+        break;
+      default:
+        break;
+    }
     switch (n->fn) {
       case F_LPAD:
       case F_RPAD:
@@ -397,6 +435,7 @@ static int parse_template(parser *p) {
       if (sp.root < 0) return p->rc;
       sp.expr_end = (uint32_t)p->i;
       skip_ws(p);
+      size_t pad_pos = p->i;
       if (t[p->i] == ':') {
         p->i++;
         skip_ws(p);
@@ -418,6 +457,10 @@ static int parse_template(parser *p) {
       p->i++;
       sp.end = (uint32_t)p->i;
       const snode *r = node_at(p, sp.root);
+      if (sp.pad && binary_value(r))
+        return perr(p, pad_pos, "%s(...) makes %s, not text: a ':0%d' pad would put '0' "
+                    "characters in front of it (pads are for digits and text)", FNS[r->fn].name,
+                    binary_value(r), sp.pad);
       if (r->kind == N_CALL && r->fn == F_PHOENIX_SALT && r->nargs == 1) sp.salt_rest = 1;
       if (add_part(p, &sp)) return p->rc;
       continue;

@@ -655,6 +655,8 @@ size_t scheme_render_bucket(const spart *p, uint64_t b, uint8_t *out) {
   size_t n = sizeof tmp - k;
   size_t w = (size_t)(p->bkind == HFG_BUCKET_HEX ? p->bwidth : (p->pad > 0 ? p->pad : 0));
   if (p->bkind == HFG_BUCKET_HEX && w > 16) w = 16;
+  /* a hex bucket's `:0W` pads its bwidth digits on the left, as eval does */
+  if (p->bkind == HFG_BUCKET_HEX) w += (size_t)p->blead;
   size_t padn = w > n ? w - n : 0;
   memset(out, '0', padn);
   memcpy(out + padn, tmp + k, n);

@@ -263,7 +263,7 @@ int hfg_scheme_scan_ranges(const hfg_scheme *s, const char *field, hfg_field fro
       if (!rc && choice_add(&ch[i], buf, n)) rc = HFG_ENOMEM;
     } else if (p->bkind != HFG_BUCKET_NONE && p->buckets <= max_ranges) {
       for (uint64_t b = 0; b < p->buckets && !rc; b++) {
-        uint8_t t[32];
+        uint8_t t[SCHEME_BUCKET_MAX];
         size_t n = scheme_render_bucket(p, b, t);
         if (choice_add(&ch[i], t, n)) rc = HFG_ENOMEM;
       }

@@ -56,6 +56,7 @@ typedef struct spart {
   hfg_bucket_kind bkind; /* bounded bucket space of this part, if any */
   uint64_t buckets;
   int bwidth, bupper;
+  int blead;             /* HFG_BUCKET_HEX: zeros of a `:0W` pad before its bwidth digits */
   int time_fn;           /* F_DAY/F_HOUR/F_MONTH of one column, else -1 */
   int32_t order_col;     /* column whose order this part follows, else -1 */
   int order_desc;        /* 1: follows it in reverse (desc()) */
@@ -112,8 +113,10 @@ struct hfg_scheme {
 int scheme_eval_part(const hfg_scheme *s, size_t part, const hfg_field *fields, size_t nfields,
                      uint8_t *out, size_t cap, size_t *len, char *errmsg, size_t errlen);
 
-/* Renders bucket number b of a bucket part into out (>= 32 bytes); returns
- * the length. */
+/* Renders bucket number b of a bucket part into out (>= SCHEME_BUCKET_MAX
+ * bytes: a `:0W` pad is at most 64, hex digits at most 16 after its zeros);
+ * returns the length. */
+#define SCHEME_BUCKET_MAX 80
 size_t scheme_render_bucket(const spart *p, uint64_t b, uint8_t *out);
 
 /* Decimal digits of v (>= 1). */

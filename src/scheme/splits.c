@@ -84,12 +84,13 @@ static int scheme_splits(const hfg_scheme *s, uint64_t regions, hfg_keylist *l, 
     if (rc) return rc;
   }
   uint8_t key[300];
-  /* the literal prefix is template text of any length; a rendered bucket takes <= 64 bytes */
-  if (b.prefix_len > sizeof key - 64)
+  /* the literal prefix is template text of any length; a rendered bucket takes
+   * <= SCHEME_BUCKET_MAX bytes */
+  if (b.prefix_len > sizeof key - SCHEME_BUCKET_MAX)
     return scheme_errf(em, el, HFG_ETOOBIG,
                        "the literal text before the bucket is %zu bytes long; split keys allow "
                        "at most %zu",
-                       b.prefix_len, sizeof key - 64);
+                       b.prefix_len, sizeof key - SCHEME_BUCKET_MAX);
   for (uint64_t i = 1; i < regions; i++) {
     uint64_t k = (uint64_t)((unsigned __int128)i * space / regions);
     if (b.prefix_len) memcpy(key, b.prefix, b.prefix_len);

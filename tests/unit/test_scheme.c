@@ -168,6 +168,43 @@ TEST(eval_errors) {
   const char *kv6[] = {"x=a"};
   CHECK_EQ_INT(key_of("{long(md5(x))}", kv6, 1, out, &len, err), HFG_EPARSE);
   CHECK(strstr(err, "hash") != NULL);
+  /* Refused when compiled, as no record could ever be keyed: integer readers
+   * of binary values or hashes, a `:0W` pad on binary bytes. */
+  static const struct {
+    const char *tmpl, *msg;
+  } R[] = {
+      {"{long(id) % 4}", "position 2: long(...) makes 8 binary bytes, which % cannot read"},
+      {"{int(id) % 4}|{id}", "position 2: int(...) makes 4 binary bytes"},
+      {"{phoenix_salt(id, 8) % 4}", "position 2: phoenix_salt(...) makes one binary byte"},
+      {"{desc(long(ts))}", "position 7: long(...) makes 8 binary bytes, which desc cannot"},
+      {"{day(int(ts))}", "which day cannot read"},
+      {"{long(md5(x))}", "position 7: long cannot read a hash (md5(...))"},
+      {"{desc(crc32(x))}", "desc cannot read a hash"},
+      {"{millis(murmur3(x), 'yyyy')}", "millis cannot read a hash"},
+      {"{phoenix_salt(16) :03}{id}", "position 19: phoenix_salt(...) makes one binary byte, not text"},
+      {"{phoenix_salt(id, 16) :03}{id}", "a ':03' pad would put '0' characters"},
+      {"{long(id) :010}", "position 11: long(...) makes 8 binary bytes, not text"},
+      {"{int(id) :4}", "int(...) makes 4 binary bytes, not text"},
+  };
+  for (size_t i = 0; i < sizeof R / sizeof R[0]; i++) {
+    hfg_scheme *rs = NULL;
+    char em[512];
+    CHECK_EQ_INT(hfg_scheme_compile(R[i].tmpl, NULL, 0, &rs, em, sizeof em), HFG_EPARSE);
+    if (!strstr(em, R[i].msg)) {
+      fprintf(stderr, "  %s: %s\n  want ...%s...\n", R[i].tmpl, em, R[i].msg);
+      t_failed_now = 1;
+    }
+    hfg_scheme_free(rs);
+  }
+  /* still fine: a hash's buckets, hex of binary, a pad on a hash's digits */
+  static const char *const OK[] = {"{murmur3(x) % 16 :02}", "{hex(long(id))}", "{hex(md5(x), 2) :04}",
+                                   "{murmur3(x) :010}", "{reverse(long(id))}", "{id % 10 :03}"};
+  for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++) {
+    hfg_scheme *rs = NULL;
+    char em[512];
+    CHECK_EQ_INT(hfg_scheme_compile(OK[i], NULL, 0, &rs, em, sizeof em), 0);
+    hfg_scheme_free(rs);
+  }
 
   /* Eval against a record: missing field, output capacity. */
   hfg_scheme *s;

@@ -107,6 +107,42 @@ TEST(splits_hex_and_bytes) {
   SPLITS_ARE("{phoenix_salt(id, 4)}{id}", HFG_SPLIT_SCHEME, 4, "\\x01,\\x02,\\x03");
   /* A full 32-bit hash splits on its 8 hex chars. */
   SPLITS_ARE("{murmur3(u)}{u}", HFG_SPLIT_SCHEME, 4, "40000000,80000000,c0000000");
+  /* A `:0W` pad on a hex bucket: the keys start with its zeros, so do the
+   * split keys (they once started with the bare digits: every row in region 0). */
+  SPLITS_ARE("{hex(md5(u), 2) :04}|{id :08}", HFG_SPLIT_SCHEME, 4, "0040,0080,00c0");
+  SPLITS_ARE("{upper(hex(md5(u), 1)) :03}|{u}", HFG_SPLIT_SCHEME, 4, "004,008,00C");
+  SPLITS_ARE("{murmur3(u) :010}{u}", HFG_SPLIT_SCHEME, 4, "0040000000,0080000000,00c0000000");
+  SPLITS_ARE("{md5(u) :034}{u}", HFG_SPLIT_SCHEME, 2, "0080000000");
+  /* and the rows of such a template spread over the regions those keys make */
+  hfg_scheme *s = compile("{hex(md5(u), 2) :04}|{id :08}");
+  REQUIRE(s);
+  hfg_keylist *l = NULL;
+  hfg_findings *w = NULL;
+  char err[256];
+  REQUIRE(hfg_splits_compute(s, HFG_SPLIT_SCHEME, 4, &l, &w, err, sizeof err) == 0);
+  int per[4] = {0, 0, 0, 0};
+  for (int i = 0; i < 400; i++) {
+    char u[16];
+    snprintf(u, sizeof u, "user%d", i);
+    hfg_named_value nv[2] = {{"u", {u, strlen(u), 0}}, {"id", {"7", 1, 0}}};
+    uint8_t *k = NULL;
+    size_t kl = 0;
+    REQUIRE(hfg_scheme_key(s, nv, 2, &k, &kl, err, sizeof err) == 0);
+    int r = 0;
+    for (size_t j = 0; j < hfg_keylist_count(l); j++) {
+      size_t sl;
+      const uint8_t *sk = hfg_keylist_get(l, j, &sl);
+      size_t m = sl < kl ? sl : kl;
+      int c = memcmp(k, sk, m);
+      if (c > 0 || (c == 0 && kl >= sl)) r = (int)j + 1;
+    }
+    per[r]++;
+    hfg_scheme_buf_free(k);
+  }
+  for (int r = 0; r < 4; r++) CHECK(per[r] > 60);
+  hfg_keylist_free(l);
+  hfg_findings_free(w);
+  hfg_scheme_free(s);
 }
 
 TEST(splits_region_splitter) {
@@ -340,6 +376,24 @@ TEST(lint_sample_red_lines) {
   }
   LINT_IS("{id % 10}|{id}", 0, "id", rows, 200, HFG_SEV_INFO, "rowprefix-bloom");
   LINT_IS("{id}|{hex(md5(id), 4)}", 0, "id", rows, 200, -1, "");
+  /* A uniform hash over 256 groups (19.5 records each) is not skewed by the
+   * sampling noise of its fullest group (33 records), with or without a pad on
+   * its digits; a quarter of the records on one user is. */
+  {
+    static const char *urows[5000];
+    static char ubuf[5000][16];
+    for (int i = 0; i < 5000; i++) {
+      snprintf(ubuf[i], sizeof ubuf[i], "user%d", i + 1);
+      urows[i] = ubuf[i];
+    }
+    LINT_IS("{hex(md5(u), 2)}|{u}", 0, "u", urows, 5000, HFG_SEV_INFO, "rowprefix-bloom");
+    LINT_IS("{hex(md5(u), 2) :04}|{u}", 0, "u", urows, 5000, HFG_SEV_INFO, "rowprefix-bloom");
+    for (int i = 0; i < 5000; i += 4) urows[i] = "hot";
+    LINT_IS("{hex(md5(u), 2)}|{u}", 0, "u", urows, 5000, HFG_SEV_ERROR,
+            "bucket-skew,duplicate-keys,rowprefix-bloom");
+    LINT_IS("{hex(md5(u), 2) :04}|{u}", 0, "u", urows, 5000, HFG_SEV_ERROR,
+            "bucket-skew,duplicate-keys,rowprefix-bloom");
+  }
   /* ... and an increasing sample flags a neutral name. */
   for (int i = 0; i < 20; i++) {
     snprintf(buf[i], sizeof buf[i], "%d", 5000 + i);
