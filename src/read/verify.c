@@ -371,6 +371,14 @@ static int run(vstate *v) {
   int rc;
   if (r->meta.comparator == HFG_CMP_META)
     return vfail(v, "hbase:meta files (comparator %s) are not verified", t->comparator);
+  /* FixedFileTrailer.getComparatorClass maps the names of rd_comparator_kind to
+   * HBase's comparators and loads any other by Class.forName: a region server
+   * without that class cannot open the file. A file without cells needs none. */
+  if (r->meta.comparator == HFG_CMP_UNKNOWN && t->entry_count > 0)
+    return vfail(v, "trailer comparator class '%s' is not one of HBase's (KeyValue$KVComparator, "
+                    "CellComparator, ...): HBase loads such a name with Class.forName and cannot "
+                    "open the file without that class, and its cell order cannot be checked",
+                 t->comparator);
   if (r->bloom[0].present && r->meta.bloom_type == HFG_BLOOM_NONE &&
       rd_fileinfo_find(r, "BLOOM_FILTER_TYPE"))
     return vfail(v, "bloom type in BLOOM_FILTER_TYPE is not ROW, ROWCOL or "

@@ -199,6 +199,8 @@ static void m_codec(Hbase__Pb__FileTrailerProto *m) { m->compression_codec = 99;
 static void m_codec_gz(Hbase__Pb__FileTrailerProto *m) { m->compression_codec = 1; }
 static void m_fileinfo(Hbase__Pb__FileTrailerProto *m) { m->file_info_offset += 33; }
 static void m_total(Hbase__Pb__FileTrailerProto *m) { m->total_uncompressed_bytes += 1; }
+/* one byte of the class name changed: HBase's Class.forName finds no such class */
+static void m_comparator(Hbase__Pb__FileTrailerProto *m) { m->comparator_class_name[5] = 'X'; }
 
 TEST(trailer_mutations) {
   size_t n;
@@ -222,6 +224,7 @@ TEST(trailer_mutations) {
       {m_codec_gz, 1, "does not decompress"},
       {m_fileinfo, 0, "file_info_offset"},
       {m_total, 0, "total_uncompressed_bytes"},
+      {m_comparator, 0, "comparator class 'org.aXache.hadoop.hbase.KeyValue$KVComparator' is not one of HBase's"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     uint8_t *q = with_trailer(p, n, cases[i].mut);
