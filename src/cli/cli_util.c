@@ -78,7 +78,54 @@ void cli_json_bytes(FILE *f, const uint8_t *p, size_t n) {
   hfg_buf_free(&b);
 }
 
-void cli_json_str(FILE *f, const char *s) { cli_json_bytes(f, (const uint8_t *)s, strlen(s)); }
+void cli_ruby_sq(FILE *f, const char *s) {
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'' || *s == '\\') fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('\'', f);
+}
+
+/* Length of the valid UTF-8 sequence of 2..4 bytes at p (n left), 0 if none. */
+static size_t utf8_seq(const uint8_t *p, size_t n) {
+  size_t k = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+           : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+  if (!k || k > n) return 0;
+  for (size_t i = 1; i < k; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+      (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+    return 0; /* overlong, a surrogate, above U+10FFFF */
+  return k;
+}
+
+/* Text as a JSON string: quote and backslash escaped, control characters as
+ * \u00XX, UTF-8 as it is, a byte that is not UTF-8 as the text \xNN. (Keys
+ * and other bytes go through cli_json_bytes, their escaped form.) */
+void cli_json_str(FILE *f, const char *str) {
+  const uint8_t *s = (const uint8_t *)str;
+  size_t n = strlen(str);
+  fputc('"', f);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t c = s[i];
+    size_t k;
+    if (c == '"' || c == '\\') {
+      fputc('\\', f);
+      fputc(c, f);
+    } else if (c < 0x20 || c == 0x7f) {
+      fprintf(f, "\\u%04x", c);
+    } else if (c < 0x80) {
+      fputc(c, f);
+    } else if ((k = utf8_seq(s + i, n - i)) != 0) {
+      fwrite(s + i, 1, k, f);
+      i += k - 1;
+    } else {
+      fprintf(f, "\\\\x%02x", c);
+    }
+  }
+  fputc('"', f);
+}
 
 void cli_json_key(FILE *f, const uint8_t *key, size_t len) {
   hfg_buf b = HFG_BUF_INIT;

@@ -22,8 +22,13 @@ void cli_print_key(FILE *f, const uint8_t *key, size_t len);
 
 /* JSON string literal of the escaped form of p[0..n). */
 void cli_json_bytes(FILE *f, const uint8_t *p, size_t n);
-/* JSON string literal of a NUL-terminated string (escaped like bytes). */
+/* JSON string literal of a NUL-terminated text (a template, a path, a
+ * message): UTF-8 as it is, only what JSON needs escaped; a byte that is not
+ * UTF-8 as the text \xNN. */
 void cli_json_str(FILE *f, const char *s);
+/* A table, family or other name as a single-quoted hbase shell (Ruby) string:
+ * quote and backslash escaped. */
+void cli_ruby_sq(FILE *f, const char *s);
 /* JSON string literal of a rendered key (cli_print_key's text). */
 void cli_json_key(FILE *f, const uint8_t *key, size_t len);
 

@@ -87,7 +87,9 @@ int cmd_key(int argc, char **argv) {
     printf("length:  %zu\n", len);
     printf("hex:     ");
     for (size_t i = 0; i < len; i++) printf("%02x", key[i]);
-    printf("\nshell:   get '%s', %s\n", table, sh);
+    printf("\nshell:   get ");
+    cli_ruby_sq(stdout, table);
+    printf(", %s\n", sh);
     printf("java:    %s\n", java);
     rc = 0;
   }

@@ -99,7 +99,9 @@ static int print_gets(const hfg_scheme *s, const hfg_scan_info *in, const char *
     } else if (hfg_key_format(key, len, HFG_KEYFMT_SHELL, &txt)) {
       rc = 1;
     } else {
-      printf("get '%s', %s\n", table, txt);
+      fputs("get ", stdout);
+      cli_ruby_sq(stdout, table);
+      printf(", %s\n", txt);
     }
     hfg_scheme_buf_free(txt);
     hfg_scheme_buf_free(key);
@@ -226,10 +228,12 @@ int cmd_scan_ranges(int argc, char **argv) {
         goto out;
       }
       /* An empty stop row means "to the end of the table". */
+      fputs("scan ", stdout);
+      cli_ruby_sq(stdout, table);
       if (tl)
-        printf("scan '%s', {STARTROW => %s, STOPROW => %s}\n", table, a, b);
+        printf(", {STARTROW => %s, STOPROW => %s}\n", a, b);
       else
-        printf("scan '%s', {STARTROW => %s}\n", table, a);
+        printf(", {STARTROW => %s}\n", a);
       hfg_scheme_buf_free(a);
       hfg_scheme_buf_free(b);
     }

@@ -21,7 +21,8 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: hfilegen splits --regions N [--rowkey TEMPLATE] [--algo ALGO]\n"
           "                       [--format lines|shell|json] [-o FILE]\n"
-          "                       [--table T] [--family CF] [--codec C] [--bloom B] [--block-size N]\n"
+          "                       [--table T] [--family CF] [--codec C] [--bloom none|row|rowcol|rowprefix:N]\n"
+          "                       [--block-size N]\n"
           "       hfilegen splits --algo sample --rowkey T --regions N --input FILE... [--sample F]\n"
           "                       [--input-format csv|tsv] [--delimiter C] [--[no-]header] [--columns a,b]\n"
           "                       [--input-format mysql|pg-text|pg-csv] [--null-string S]\n"
@@ -66,22 +67,24 @@ static const char *shell_codec(const char *c) {
   return NULL;
 }
 
-static const char *shell_bloom(const char *b) {
-  static const char *const names[] = {"NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH"};
+/* build's --bloom (none, row, rowcol, rowprefix:N) as the shell's BLOOMFILTER;
+ * *prefix gets N of rowprefix:N, which HBase needs in the family's
+ * CONFIGURATION (BloomFilterUtil.getBloomFilterParam throws without it). */
+static const char *shell_bloom(const char *b, unsigned long *prefix) {
+  static const char *const names[] = {"NONE", "ROW", "ROWCOL"};
+  *prefix = 0;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcasecmp(b, names[i])) return names[i];
-  return NULL;
+  const char *n = !strncasecmp(b, "rowprefix:", 10) ? b + 10
+                : !strncasecmp(b, "ROWPREFIX_FIXED_LENGTH:", 23) ? b + 23 : NULL;
+  if (!n || !isdigit((unsigned char)*n)) return NULL;
+  char *end;
+  unsigned long v = strtoul(n, &end, 10);
+  if (*end || v < 1 || v > 32767) return NULL;
+  *prefix = v;
+  return "ROWPREFIX_FIXED_LENGTH";
 }
 
-/* Single-quoted Ruby string for table/family names. */
-static void ruby_sq(FILE *f, const char *s) {
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'' || *s == '\\') fputc('\\', f);
-    fputc(*s, f);
-  }
-  fputc('\'', f);
-}
 
 int cmd_splits(int argc, char **argv) {
   if (cmd_splits_live_wanted(argc, argv)) return cmd_splits_live(argc, argv);
@@ -187,9 +190,13 @@ int cmd_splits(int argc, char **argv) {
     fprintf(stderr, "hfilegen splits: --algo sample needs --rowkey and --input (and --input only goes with it)\n");
     goto done;
   }
-  const char *sc = shell_codec(codec), *sb = shell_bloom(bloom);
+  unsigned long prefix_len;
+  const char *sc = shell_codec(codec), *sb = shell_bloom(bloom, &prefix_len);
   if (!sc || !sb) {
-    fprintf(stderr, "hfilegen splits: unknown %s '%s'\n", sc ? "--bloom" : "--codec", sc ? bloom : codec);
+    fprintf(stderr, "hfilegen splits: unknown %s '%s'%s\n", sc ? "--bloom" : "--codec",
+            sc ? bloom : codec,
+            sc ? " (none, row, rowcol or rowprefix:N, N the prefix length in bytes, as for build)"
+               : "");
     goto done;
   }
   char err[1024];
@@ -241,11 +248,14 @@ int cmd_splits(int argc, char **argv) {
     hfg_buf_free(&line);
   } else if (!strcmp(fmt, "shell")) {
     fputs("create ", f);
-    ruby_sq(f, table);
+    cli_ruby_sq(f, table);
     fputs(", {NAME => ", f);
-    ruby_sq(f, family);
-    fprintf(f, ", COMPRESSION => '%s', BLOOMFILTER => '%s', BLOCKSIZE => '%llu'}", sc, sb,
+    cli_ruby_sq(f, family);
+    fprintf(f, ", COMPRESSION => '%s', BLOOMFILTER => '%s', BLOCKSIZE => '%llu'", sc, sb,
             (unsigned long long)block);
+    if (prefix_len)
+      fprintf(f, ", CONFIGURATION => {'RowPrefixBloomFilter.prefix_length' => '%lu'}", prefix_len);
+    fputc('}', f);
     if (n) {
       fputs(", SPLITS => [", f);
       for (size_t i = 0; i < n; i++) {

@@ -22,15 +22,6 @@ int cmd_splits_live_wanted(int argc, char **argv) {
   return table;
 }
 
-static void ruby_sq(FILE *f, const char *s) {
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'' || *s == '\\') fputc('\\', f);
-    fputc(*s, f);
-  }
-  fputc('\'', f);
-}
-
 int cmd_splits_live(int argc, char **argv) {
   cli_hbase_args hb;
   memset(&hb, 0, sizeof hb);
@@ -72,17 +63,17 @@ int cmd_splits_live(int argc, char **argv) {
     }
   } else if (!strcmp(fmt, "shell")) {
     fputs("create ", f);
-    ruby_sq(f, hb.table);
+    cli_ruby_sq(f, hb.table);
     for (size_t k = 0; k < t.nfamilies; k++) {
       const hfg_hbase_family *fa = &t.families[k];
       fputs(", {NAME => ", f);
-      ruby_sq(f, fa->name);
+      cli_ruby_sq(f, fa->name);
       fprintf(f, ", COMPRESSION => '%s', BLOOMFILTER => '%s', BLOCKSIZE => '%u'", fa->compression,
               fa->bloom, fa->block_size);
       if (strcmp(fa->encoding, "NONE")) fprintf(f, ", DATA_BLOCK_ENCODING => '%s'", fa->encoding);
       if (fa->bloom_prefix_length) { /* ROWPREFIX_FIXED_LENGTH needs it to create the family */
         fputs(", CONFIGURATION => {'RowPrefixBloomFilter.prefix_length' => ", f);
-        ruby_sq(f, fa->bloom_prefix_length);
+        cli_ruby_sq(f, fa->bloom_prefix_length);
         fputc('}', f);
       }
       fputc('}', f);

@@ -62,6 +62,18 @@ expect_out splits-shell 0 "create 'events', {NAME => 'd', COMPRESSION => 'ZSTD',
   --family d --codec zstd-hadoop --bloom rowcol --block-size 131072
 expect_out splits-json 0 '{"algorithm": "scheme", "regions": 2, "template": "{id % 10}|{id}", "splits": ["5"], "splits_hex": ["35"], "warnings": []}' -- \
   "$BIN" splits --rowkey 'salt:id:10' --regions 2 --format json
+# the template is text: JSON escapes only what JSON must (it once escaped its backslashes twice)
+expect_out splits-json-text 0 '{"algorithm": "scheme", "regions": 2, "template": "#{id % 4}\"\\\\|é{id}", "splits": ["#2"], "splits_hex": ["2332"], "warnings": []}' -- \
+  "$BIN" splits --rowkey '#{id % 4}"\\|é{id}' --regions 2 --format json
+# build's rowprefix:N as the family HBase can create: its prefix length in CONFIGURATION
+expect_out splits-shell-rowprefix 0 "create 't', {NAME => 'cf', COMPRESSION => 'LZ4', BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH', BLOCKSIZE => '65536', CONFIGURATION => {'RowPrefixBloomFilter.prefix_length' => '2'}}, SPLITS => [\"1\", \"2\", \"3\"]" -- \
+  "$BIN" splits --rowkey '{id % 4}|{id}' --regions 4 --format shell --codec lz4 --bloom rowprefix:2
+expect_grep splits-shell-rowprefix-no-length 2 "unknown --bloom 'ROWPREFIX_FIXED_LENGTH' (none, row, rowcol or rowprefix:N" -- \
+  "$BIN" splits --rowkey '{id % 4}|{id}' --regions 4 --format shell --bloom ROWPREFIX_FIXED_LENGTH
+# a table name with a quote stays one Ruby string in every shell line
+expect_grep key-shell-quote 0 "get 'o.'neil', \"1\"" -- "$BIN" key --rowkey '{id}' --table "o'neil" id=1
+expect_out scan-shell-quote 0 "scan 'o\\'neil', {STARTROW => \"005\", STOPROW => \"007\"}" -- \
+  "$BIN" scan-ranges --rowkey '{id :03}' --from id=5 --to id=7 --format shell --table "o'neil"
 expect_grep splits-not-multiple 0 'warning: 10 buckets are not a multiple of 4 regions' -- \
   "$BIN" splits --rowkey '{id % 10}|{id}' --regions 4
 expect_grep splits-unpadded 1 "sort '10' before '2'" -- "$BIN" splits --rowkey '{id % 16}|{id}' --regions 4
