@@ -176,31 +176,22 @@ void cli_warn_unnamed_columns(const hfg_build_options *o) {
 }
 
 /* --columns without --header says the input has no header, so a header line
- * was read as a record: its names became a row (rowkey 'id', cells 'user_id',
- * ...) and nothing said so. The first record of each file is looked at here
- * (stdin and database inputs cannot be read twice); when it holds exactly the
- * names given, the job is refused. Returns 0 or 2 after a message. Build and
- * plan (whose sample would hold the header as a record) call it. */
+ * would be read as a record: its names a row (rowkey 'id', cells 'user_id',
+ * ...). The reader refuses an input whose first record holds exactly those
+ * names (hfg_record_reader_next), as the job reads it; the files that can be
+ * read twice (not stdin, a pipe or a database) are read here first, so that
+ * the job is refused before it starts. Returns 0 or 2 after a message. Build
+ * and plan (whose sample would hold the header as a record) call it. */
 int cli_check_header_as_data(const char *cmd, const hfg_build_options *o) {
   if (o->header || !o->ncolumns) return 0;
   for (size_t k = 0; k < o->ninputs; k++) {
-    const char *p = o->inputs[k];
     hfg_record rec;
     int got;
-    hfg_record_reader *r = first_record(o, p, &rec, &got);
+    hfg_record_reader *r = first_record(o, o->inputs[k], &rec, &got);
     if (!r) continue;
-    got = got == 1 && rec.nfields == o->ncolumns;
-    for (size_t i = 0; got && i < rec.nfields; i++) got = cli_loose_same(rec.fields[i].p, rec.fields[i].len, o->columns[i]);
-    uint64_t line = got ? rec.line : 0;
+    if (got == HFG_EINVAL) fprintf(stderr, "hfilegen %s: %s\n", cmd, hfg_record_reader_errmsg(r));
     hfg_record_reader_free(r);
-    if (got) {
-      fprintf(stderr,
-              "hfilegen %s: %s line %llu holds the column names given to --columns: the file "
-              "has a header, which would be loaded as a row; give --header --columns to rename "
-              "its columns, or leave --columns out to take them from the header\n",
-              cmd, p, (unsigned long long)line);
-      return 2;
-    }
+    if (got == HFG_EINVAL) return 2;
   }
   return 0;
 }

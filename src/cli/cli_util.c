@@ -6,6 +6,7 @@
 
 #include "hfilegen/reader.h"
 #include "hfilegen/scheme.h"
+#include "pipeline/record_reader.h"
 #include "pipeline/splits.h"
 #include "util/buf.h"
 #include "util/escape.h"
@@ -181,17 +182,6 @@ int cli_check_rowkey_columns(const char *cmd, const char *tmpl) {
   return -1;
 }
 
-int cli_loose_same(const char *a, size_t an, const char *b) {
-  size_t bn = strlen(b);
-  while (an && isspace((unsigned char)*a)) a++, an--;
-  while (an && isspace((unsigned char)a[an - 1])) an--;
-  while (bn && isspace((unsigned char)*b)) b++, bn--;
-  while (bn && isspace((unsigned char)b[bn - 1])) bn--;
-  if (an != bn || !an) return 0;
-  for (size_t i = 0; i < an; i++)
-    if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return 0;
-  return 1;
-}
 
 void cli_template_columns_hint(FILE *f, const hfg_scheme *s, const char *err) {
   const char *at = strstr(err, "the template has no column '");
@@ -205,7 +195,7 @@ void cli_template_columns_hint(FILE *f, const hfg_scheme *s, const char *err) {
   for (size_t i = 0; i < n; i++) fprintf(f, "%s'%s'", i ? ", " : "", hfg_scheme_column_name(s, i));
   if (!n) fputs("none", f);
   for (size_t i = 0; i < n; i++)
-    if (cli_loose_same(name, strlen(name), hfg_scheme_column_name(s, i))) {
+    if (hfg_name_loose_same(name, strlen(name), hfg_scheme_column_name(s, i))) {
       fprintf(f, "; did you mean '%s'?", hfg_scheme_column_name(s, i));
       break;
     }

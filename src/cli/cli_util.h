@@ -52,9 +52,6 @@ int cli_check_rowkey_columns(const char *cmd, const char *tmpl);
 /* After "the template has no column 'x'" (a NAME=VALUE of key or scan-ranges):
  * "  the template's columns: 'a', 'b'" and a name that differs only in case or
  * blanks as "did you mean 'a'?", on f. Nothing for other messages. */
-/* a (an bytes) and the string b equal but for case and surrounding blanks (a
- * header field against a column name, a NAME= against the template's). */
-int cli_loose_same(const char *a, size_t an, const char *b);
 struct hfg_scheme;
 void cli_template_columns_hint(FILE *f, const struct hfg_scheme *s, const char *err);
 

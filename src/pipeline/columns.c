@@ -23,7 +23,9 @@ void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io) 
   if (o->delimiter) io->delimiter = (unsigned char)o->delimiter;
   io->has_header = o->header;
   if (!o->header) io->expected_columns = o->ncolumns;
-  else if (o->ncolumns) io->column_names = o->columns, io->ncolumn_names = o->ncolumns;
+  /* with a header they rename its columns; without, they are the columns (and
+   * an input whose first line holds them is refused: a header read as data) */
+  if (o->ncolumns) io->column_names = o->columns, io->ncolumn_names = o->ncolumns;
   io->null_string = o->null_string;
   io->fields_terminated_by = o->fields_terminated_by;
   io->fields_enclosed_by = o->fields_enclosed_by;

@@ -3,6 +3,7 @@
  * (set once from the first input, checked against every later one). Contract
  * in record_reader.h ("Headers", "Database inputs").
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,25 @@ char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n) {
     sp += l + 1;
   }
   return out;
+}
+
+int hfg_name_loose_same(const char *a, size_t an, const char *b) {
+  size_t bn = strlen(b);
+  while (an && isspace((unsigned char)*a)) a++, an--;
+  while (an && isspace((unsigned char)a[an - 1])) an--;
+  while (bn && isspace((unsigned char)*b)) b++, bn--;
+  while (bn && isspace((unsigned char)b[bn - 1])) bn--;
+  if (an != bn || !an) return 0;
+  for (size_t k = 0; k < an; k++)
+    if (tolower((unsigned char)a[k]) != tolower((unsigned char)b[k])) return 0;
+  return 1;
+}
+
+int hfg_record_names_match(const hfg_field *f, size_t nf, const char *const *names, size_t nn) {
+  if (nf != nn || !nf) return 0;
+  for (size_t i = 0; i < nf; i++)
+    if (!hfg_name_loose_same(f[i].p, f[i].len, names[i])) return 0;
+  return 1;
 }
 
 /* The header's fields: hf[0..nh) (the reader's own, a dialect's or a database's). */

@@ -51,6 +51,16 @@ int hfg_record_reader_open_part(const hfg_record_reader *r, const hfg_input_opti
     p->nhdr = r->nhdr;
     p->header_from = r->header_from; /* borrowed: the parent outlives its parts */
   }
+  /* a file's first part without a header checks that its first record is not
+   * the column names (hfg_record_reader_next) */
+  if (!start && !r->has_header && r->given) {
+    if (!(p->given = hfg_rr_copy_strs((const char *const *)r->given, NULL, r->ngiven))) {
+      hfg_record_reader_free(p);
+      if (errmsg && errlen) snprintf(errmsg, errlen, "out of memory");
+      return HFG_ENOMEM;
+    }
+    p->ngiven = r->ngiven;
+  }
   p->part_start = start;
   p->part_line = line;
   p->limit = limit;

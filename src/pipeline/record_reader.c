@@ -701,6 +701,7 @@ int hfg_rr_open_next(hfg_record_reader *r) {
   r->fmt = r->fmt_opt == HFG_INPUT_AUTO ? hfg_input_format_guess(path) : r->fmt_opt;
   r->delim = (unsigned char)(r->delim_opt >= 0 ? r->delim_opt : r->fmt == HFG_INPUT_TSV ? '\t' : ',');
   if (r->dialect) hfg_dialect_reset(r->dialect);
+  r->first_is_data = !r->has_header && !r->part_start && r->given;
   if (!r->has_header || r->part_start) return 0;
   hfg_record h;
   /* a first part reads its header wherever its limit falls (blank lines may
@@ -782,8 +783,20 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       break;
     }
     if (__builtin_expect(r->null_s != NULL, 0)) mark_nulls(r, rec);
+    if (__builtin_expect(r->first_is_data, 0)) {
+      r->first_is_data = 0;
+      if (hfg_record_names_match(rec->fields, rec->nfields, (const char *const *)r->given,
+                                 r->ngiven))
+        return hfg_err_set(&r->err, HFG_EINVAL,
+                           "%s line %llu holds the column names given to --columns: the input "
+                           "has a header, which would be loaded as a row; give --header "
+                           "--columns to rename its columns, or leave --columns out to take "
+                           "them from the header",
+                           r->name, (unsigned long long)rec->line);
+    }
     return 1;
   }
+  if (r->first_is_data) r->first_is_data = 0; /* a malformed first record is no header */
   return malformed(r, rec);
 }
 

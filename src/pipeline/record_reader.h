@@ -190,6 +190,18 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
  *               every later call returns the same code. */
 int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec);
 
+/* 1 when a (an bytes) and the string b are equal but for ASCII case and the
+ * blanks around them, and not empty (a header field against a column name). */
+int hfg_name_loose_same(const char *a, size_t an, const char *b);
+
+/* 1 when the nf fields are the nn names, each compared without the blanks
+ * around it and ignoring ASCII case, none empty: a header line read as data.
+ * The reader fails with HFG_EINVAL ("... line N holds the column names given
+ * to --columns ...") when the first record of an input read from its start
+ * without a header (has_header 0, column_names given) is such a line: stdin,
+ * a pipe or a compressed stream included. */
+int hfg_record_names_match(const hfg_field *f, size_t nf, const char *const *names, size_t nn);
+
 /* Column names (NUL-terminated, a header field's unquoted bytes; a NUL
  * inside a name cuts it), *n their count: opts.column_names when given, else
  * the header's; NULL and 0 without either. Valid until free. */

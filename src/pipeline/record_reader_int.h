@@ -40,6 +40,8 @@ struct hfg_record_reader {
   int at_start;  /* HFG_RR_AT_FILE: encoding and BOM checks pending; HFG_RR_AT_MID: a
                     part's start mid-file, its leading blank lines not counted; 0 */
   int skip_line; /* discarding the rest of an overlong line */
+  int first_is_data; /* an input read from its start without a header but with column
+                        names given: its first record must not be those names */
 
   hfg_field *fields;
   size_t fcap, nf;

@@ -80,6 +80,28 @@ check "a header differing in case and blanks, in a later gzip input: refused" \
 "$H" plan --rowkey '{id % 10}|{id}' --columns $COLS "$SRC/samples/orders.csv" > /dev/null 2> "$T/h5.err"
 check "plan: --columns on a header refused the same way" \
   '[ $? -eq 2 ] && grep -q "^hfilegen plan: .*orders.csv line 1 holds the column names given to --columns" "$T/h5.err"'
+# what cannot be read twice (stdin, a pipe, a FIFO) is checked as it is read: the job fails
+# at its first record instead of loading the header as a row
+"$H" build --rowkey '{id}' --columns $COLS --out "$T/h6" --quiet - < "$SRC/samples/orders.csv" 2> "$T/h6.err"
+rc=$?
+check "--columns on a header from stdin: refused (rc $rc)" \
+  '[ $rc -eq 1 ] && unpublished "$T/h6" && grep -q "<stdin> line 1 holds the column names given to --columns" "$T/h6.err"'
+gzip -c "$SRC/samples/orders.csv" | "$H" build --rowkey '{id}' --columns $COLS --out "$T/h7" --threads 2 \
+  --quiet - 2> "$T/h7.err"
+rc=$?
+check "--columns on a header in a gzip pipe, 2 threads: refused (rc $rc)" \
+  '[ $rc -eq 1 ] && unpublished "$T/h7" && grep -q "<stdin> line 1 holds the column names" "$T/h7.err"'
+mkfifo "$T/h8.csv"
+cat "$SRC/samples/orders.csv" > "$T/h8.csv" &
+"$H" build --rowkey '{id}' --columns $COLS --out "$T/h8" --quiet "$T/h8.csv" 2> "$T/h8.err"
+rc=$?
+wait
+check "--columns on a header in a FIFO: refused (rc $rc)" \
+  '[ $rc -eq 1 ] && unpublished "$T/h8" && grep -q "h8.csv line 1 holds the column names" "$T/h8.err"'
+tail -n +2 "$SRC/samples/orders.csv" | "$H" build --rowkey '{id}' --columns $COLS --out "$T/h9" \
+  --timestamp $TS --quiet - 2> "$T/h9.err"
+check "--columns on stdin without a header: built, 5000 rows" \
+  '[ -f "$T/h9/_SUCCESS" ] && grep -q "\"records_written\": 5000," "$T/h9/manifest.json"'
 "$H" build --rowkey '{id}' --header --columns $COLS --out "$T/h3" --timestamp $TS --quiet "$SRC/samples/orders.csv"
 check "--header --columns still renames" '[ -f "$T/h3/_SUCCESS" ]'
 tail -n +2 "$SRC/samples/orders.csv" > "$T/nohdr.csv"
