@@ -79,6 +79,7 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     }
   }
   if ((rc = hfg_build_setup_job(j, rr)) != 0) goto done;
+  if ((rc = hfg_build_check_rejects_path(j)) != 0) goto done;
   if ((rc = hfg_build_prepare_out_dir(j)) != 0) goto done;
   snprintf(sum->rejects_path, sizeof sum->rejects_path, "%s",
            o->rejects_path ? o->rejects_path : "");

@@ -149,6 +149,12 @@ int hfg_build_check_tmp_dir(job *j, const char *dir);
 /* Notes where spill runs go when it is not the staging directory, so that
  * the next job removes them after a kill -9 (best effort). */
 void hfg_build_note_spill_dir(job *j, const char *tmp_dir);
+/* A --rejects path the output would overwrite or publish (the output directory
+ * itself, _SUCCESS, manifest.json, a hidden name or anything inside a family
+ * directory, where completebulkload takes every file for an HFile) fails the
+ * job, naming both, before anything is created. The top level of the output
+ * directory is fine (completebulkload skips files there). */
+int hfg_build_check_rejects_path(job *j);
 /* A path the user gave inside the output directory, as the job sees it. */
 void hfg_build_work_path(const job *j, const char *path, char *buf, size_t cap);
 int hfg_build_publish(job *j);         /* temporaries → final names, manifest, _SUCCESS */

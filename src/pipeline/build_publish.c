@@ -37,6 +37,82 @@ static int make_dirs(const char *path) {
   return 0;
 }
 
+/* p as an absolute path: its real path when it exists, else its parent's real
+ * path and its last component, else p joined to the working directory; then
+ * "." and ".." and repeated slashes taken out lexically. 0, or -1 if too long. */
+static int abs_path(const char *p, char *out, size_t cap) {
+  char tmp[4200], parent[4200];
+  const char *base = NULL;
+  if (realpath(p, tmp)) {
+    /* as it is */
+  } else {
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') n--;
+    const char *slash = memrchr(p, '/', n);
+    base = slash ? slash + 1 : p;
+    int bl = (int)(n - (size_t)(base - p));
+    if (slash) snprintf(parent, sizeof parent, "%.*s", slash == p ? 1 : (int)(slash - p), p);
+    else snprintf(parent, sizeof parent, ".");
+    char rp[4200];
+    if (realpath(parent, rp)) {
+      if ((size_t)snprintf(tmp, sizeof tmp, "%s/%.*s", rp, bl, base) >= sizeof tmp) return -1;
+    } else {
+      char cwd[4096];
+      if (p[0] == '/') snprintf(cwd, sizeof cwd, "%s", "");
+      else if (!getcwd(cwd, sizeof cwd)) return -1;
+      if ((size_t)snprintf(tmp, sizeof tmp, "%s/%.*s", cwd, (int)n, p) >= sizeof tmp) return -1;
+    }
+  }
+  /* lexical: components pushed and popped */
+  size_t o = 0;
+  for (const char *s = tmp; *s;) {
+    while (*s == '/') s++;
+    const char *e = strchr(s, '/');
+    size_t l = e ? (size_t)(e - s) : strlen(s);
+    if (l == 0) break;
+    if (l == 1 && s[0] == '.') {
+    } else if (l == 2 && s[0] == '.' && s[1] == '.') {
+      while (o > 0 && out[o - 1] != '/') o--;
+      if (o > 0) o--;
+    } else {
+      if (o + 1 + l + 1 > cap) return -1;
+      out[o++] = '/';
+      memcpy(out + o, s, l);
+      o += l;
+    }
+    s += l;
+  }
+  if (o == 0) out[o++] = '/';
+  out[o] = '\0';
+  return 0;
+}
+
+int hfg_build_check_rejects_path(job *j) {
+  const hfg_build_options *o = j->o;
+  if (!o->rejects_path) return 0;
+  char r[4200], d[4200];
+  if (abs_path(o->rejects_path, r, sizeof r) || abs_path(o->out_dir, d, sizeof d)) return 0;
+  size_t n = strlen(d);
+  const char *why = NULL;
+  if (!strcmp(r, d)) {
+    why = "is the output directory";
+  } else if (!strncmp(r, d, n) && r[n] == '/') {
+    const char *rel = r + n + 1;
+    if (strchr(rel, '/'))
+      why = "is inside a directory of the output (a family directory, where completebulkload "
+            "takes every file for an HFile)";
+    else if (!strcmp(rel, "_SUCCESS") || !strcmp(rel, "manifest.json"))
+      why = "is a file the job writes when it publishes (its rejects would be overwritten)";
+    else if (rel[0] == '.')
+      why = "is a hidden name in the output directory (the job keeps its own files there)";
+  }
+  if (!why) return 0;
+  return fail(j, HFG_EINVAL,
+              "--rejects %s %s (output directory %s); leave --rejects out for "
+              "%s/_rejects.tsv, or give a path outside it",
+              o->rejects_path, why, o->out_dir, o->out_dir);
+}
+
 /* ---- staging: the output appears in one rename ----
  *
  * completebulkload loads every <out>/<family>/<file> it finds, _SUCCESS or
@@ -160,7 +236,13 @@ static int stage_out(job *j) {
 void hfg_build_work_path(const job *j, const char *path, char *buf, size_t cap) {
   size_t n = strlen(j->o->out_dir);
   const char *head = "", *tail = path;
-  if (j->staged && !strncmp(path, j->o->out_dir, n) && path[n] == '/') head = j->dir, tail = path + n;
+  char pa[4200], da[4200];
+  if (j->staged && !strncmp(path, j->o->out_dir, n) && path[n] == '/') {
+    head = j->dir, tail = path + n;
+  } else if (j->staged && !abs_path(path, pa, sizeof pa) && !abs_path(j->o->out_dir, da, sizeof da) &&
+             !strncmp(pa, da, n = strlen(da)) && pa[n] == '/') {
+    head = j->dir, tail = pa + n; /* the same place, spelled otherwise ("/abs/out/x", "./out/x") */
+  }
   size_t hl = strlen(head), tl = strlen(tail);
   if (hl + tl >= cap) tl = hl < cap ? cap - 1 - hl : 0; /* cut: the open then fails, naming it */
   if (hl >= cap) hl = cap - 1;

@@ -136,6 +136,26 @@ dropped=$(summary "duplicates dropped")
 amount=$(for f in out4/cf/*; do "$H" inspect --cells --tsv "$f"; done | awk -F'\t' '$1 == "0|20" && $3 == "amount" { print $6 }')
 [ "$amount" = '@\x10\x00\x00\x00\x00\x00\x00' ] || fail "--on-duplicate last kept '$amount', expected the later record's 4.0"
 
+# ---- --rejects where the output would overwrite or publish it ----
+# (they lost the rejects under _SUCCESS or manifest.json, published a non-HFile in a family
+# directory that verify then failed, or failed only at publish, the staging directory left)
+printf 'id,name,amount\n30,x,1\n31,y\n' >r.csv
+for rj in out5/_SUCCESS out5/manifest.json out5/cf/rej.tsv out5 ./out5/../out5/_SUCCESS out5/.rej; do
+  rm -rf out5
+  run "$H" "${ARGS[@]}" --max-rejects 5 --rejects "$rj" --out out5 r.csv
+  [ "$RC" -eq 1 ] || fail "--rejects $rj: exit $RC, expected 1"
+  has "$ERR" "--rejects $rj " "--rejects $rj refused"
+  has "$ERR" "leave --rejects out for out5/_rejects.tsv" "--rejects $rj refused"
+  nothing_published out5 "--rejects $rj"
+done
+# the top level of the output directory is fine, also spelled as an absolute path
+for rj in out5/rej.tsv "$W/out5/_rejects.tsv"; do
+  rm -rf out5
+  run "$H" "${ARGS[@]}" --max-rejects 5 --rejects "$rj" --out out5 r.csv
+  [ "$RC" -eq 0 ] || fail "--rejects $rj: exit $RC: $ERR"
+  [ -f out5/_SUCCESS ] && [ "$(grep -c "r.csv" "$rj")" = 1 ] || fail "--rejects $rj: not published with its reject"
+done
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
   echo "0 passed, 1 failed"
