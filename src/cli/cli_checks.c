@@ -134,9 +134,16 @@ void cli_warn_mysql_crlf(const hfg_build_options *o) {
  * qualifier. Warned about here (the first file's header names the columns),
  * unless --map maps the empty name ('=-' drops it). */
 void cli_warn_unnamed_columns(const hfg_build_options *o) {
-  if (!o->header || o->ncolumns || !o->ninputs) return;
   for (size_t m = 0; m < o->nmappings; m++)
     if (o->mappings[m][0] == '=') return;
+  /* the same from --columns ("id," a trailing comma), with or without --header */
+  for (size_t i = 0; i < o->ncolumns; i++)
+    if (!o->columns[i][0])
+      fprintf(stderr,
+              "hfilegen build: warning: --columns name %zu is empty: that column's values become "
+              "cells with an empty qualifier (%s:); drop it with --map '=-', or name it\n",
+              i + 1, o->family ? o->family : "cf");
+  if (!o->header || o->ncolumns || !o->ninputs) return;
   const char *p = o->inputs[0];
   hfg_record_reader *r = open_again(o, p);
   if (!r) return;

@@ -184,6 +184,14 @@ check "unnamed header column: built, with a warning naming the column, the cell 
 "$H" build --rowkey '{id}' --out "$T/e2" --map '=-' --timestamp $TS --quiet "$T/e1.csv" 2> "$T/e2.err"
 check "unnamed column mapped (--map '=-'): no warning, no empty qualifier" \
   '[ $? -eq 0 ] && [ ! -s "$T/e2.err" ] && [ -z "$("$H" inspect --cells --tsv "$T"/e2/cf/* | awk -F"\t" "\$3 == \"\"")" ]'
+# the same name from --columns (a trailing comma), with and without --header
+printf '1,x\n' > "$T/e6.csv"
+"$H" build --rowkey '{id}' --out "$T/e6" --columns 'id,' --timestamp $TS --quiet "$T/e6.csv" 2> "$T/e6.err"
+check "an empty --columns name: built, with the warning" \
+  '[ $? -eq 0 ] && grep -q "warning: --columns name 2 is empty: that column.s values become cells with an empty qualifier (cf:)" "$T/e6.err"'
+"$H" build --rowkey '{id}' --out "$T/e7" --header --columns 'id,,note' --timestamp $TS --quiet "$T/e1.csv" \
+  2> "$T/e7.err"
+check "an empty --header --columns name: warned" '[ $? -eq 0 ] && grep -q "warning: --columns name 2 is empty" "$T/e7.err"'
 "$H" build --rowkey '{id}' --out "$T/e3" --timestamp $TS --quiet "$T/small.csv" 2> "$T/e3.err"
 check "named columns: no warning" '[ $? -eq 0 ] && [ ! -s "$T/e3.err" ]'
 # " User Name ": the blanks stayed in the qualifier (cf: User Name ) silently
