@@ -110,7 +110,9 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
     int rc = hfg_value_encode(cols[i].enc, f->p, len, pl, err, sizeof err);
     if (rc == HFG_ENOMEM) return rc;
     if (rc) {
-      snprintf(why, whylen, "column %zu (%s): %s", cols[i].column + 1, cols[i].qualifier, err);
+      char col[240];
+      hfg_colmap_column_text(&j->map, &cols[i], j->o->family ? j->o->family : "cf", col, sizeof col);
+      snprintf(why, whylen, "%s: %.200s", col, err);
       return HFG_EPARSE;
     }
     hfg_put_be32(pl->p + at, (uint32_t)(pl->len - at - 4));

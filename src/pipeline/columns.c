@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "pipeline/columns.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,15 @@ void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io) 
   io->fields_escaped_by = o->fields_escaped_by;
   io->lines_terminated_by = o->lines_terminated_by;
   io->cancel = o->cancel;
+}
+
+void hfg_colmap_column_text(const hfg_colmap *m, const hfg_cellcol *cc, const char *default_family,
+                            char *why, size_t len) {
+  const char *fam = cc->family < m->nfamilies ? m->families[cc->family] : default_family;
+  if (!strcmp(cc->name, cc->qualifier) && (!fam || !default_family || !strcmp(fam, default_family)))
+    snprintf(why, len, "column %zu (%s)", cc->column + 1, cc->name);
+  else
+    snprintf(why, len, "column %zu (%s, as %s:%s)", cc->column + 1, cc->name, fam, cc->qualifier);
 }
 
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len) {
@@ -170,7 +180,7 @@ int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
     if (hfg_value_encoding_parse(enc, &cc->enc))
       return hfg_err_set(err, HFG_EINVAL, "column %s: unknown encoding '%s'", names[c], enc);
     long f = add_family(m, fam, fl);
-    cc->qualifier = hfg_malloc(ql + 1);
+    cc->qualifier = hfg_malloc(ql + 1 + nl + 1); /* and the column's name after it */
     if (f < 0 || !cc->qualifier) {
       hfg_free(cc->qualifier);
       cc->qualifier = NULL;
@@ -179,6 +189,8 @@ int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
     memcpy(cc->qualifier, qual, ql);
     cc->qualifier[ql] = '\0';
     cc->qualifier_len = ql;
+    memcpy(cc->qualifier + ql + 1, names[c], nl + 1);
+    cc->name = cc->qualifier + ql + 1;
     cc->family = (size_t)f;
     m->ncols++;
   }

@@ -34,6 +34,7 @@ typedef struct hfg_cellcol {
   char *qualifier;
   size_t qualifier_len;
   hfg_value_encoding enc;
+  const char *name;       /* the input column's name (in qualifier's allocation) */
 } hfg_cellcol;
 
 typedef struct hfg_colmap {
@@ -54,6 +55,12 @@ int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
 /* The record reader's options for a job's inputs (format, delimiter, header,
  * column names), one rule for build, plan and sample splits. */
 void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io);
+
+/* "column 2 (name)", or "column 2 (name, as cf:amount)" when --map gives it
+ * another family or qualifier than its name and the default family: the
+ * column a rejected value came from, in why. */
+void hfg_colmap_column_text(const hfg_colmap *m, const hfg_cellcol *cc, const char *default_family,
+                            char *why, size_t len);
 
 /* Index of a family name in the map, or -1. */
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len);

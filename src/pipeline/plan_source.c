@@ -176,7 +176,9 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
     int rc = hfg_value_encode(cc->enc, f->p, f->len, &s->values, e, sizeof e);
     if (rc == HFG_ENOMEM) return rc;
     if (rc) {
-      snprintf(why, whylen, "column %zu (%s): %s", cc->column + 1, cc->qualifier, e);
+      char col[240];
+      hfg_colmap_column_text(m, cc, s->b->family ? s->b->family : "cf", col, sizeof col);
+      snprintf(why, whylen, "%s: %.200s", col, e);
       return HFG_EPARSE;
     }
     s->voff[i] = at;

@@ -136,6 +136,13 @@ dropped=$(summary "duplicates dropped")
 amount=$(for f in out4/cf/*; do "$H" inspect --cells --tsv "$f"; done | awk -F'\t' '$1 == "0|20" && $3 == "amount" { print $6 }')
 [ "$amount" = '@\x10\x00\x00\x00\x00\x00\x00' ] || fail "--on-duplicate last kept '$amount', expected the later record's 4.0"
 
+# ---- a value that does not encode names its input column, and the cell it was mapped to ----
+printf 'id,name\n40,a\n' >m.csv
+run "$H" build --rowkey '{id}' --map name=cf:amount:long --out out6 m.csv
+has "$ERR" "m.csv line 2: column 2 (name, as cf:amount): 'a' is not a long" "a renamed column's reject"
+run "$H" build --rowkey '{id}' --map name=cf:name:long --out out7 m.csv
+has "$ERR" "m.csv line 2: column 2 (name): 'a' is not a long" "a column kept under its name"
+
 # ---- --rejects where the output would overwrite or publish it ----
 # (they lost the rejects under _SUCCESS or manifest.json, published a non-HFile in a family
 # directory that verify then failed, or failed only at publish, the staging directory left)

@@ -112,7 +112,7 @@ static int payload(const pl_case *c, size_t n, int store_empty, size_t start_cap
   hfg_cellcol cols[8];
   hfg_field f[8];
   for (size_t i = 0; i < n; i++) {
-    cols[i] = (hfg_cellcol){n - 1 - i, 0, "q", 1, c[i].enc}; /* fields in reverse order */
+    cols[i] = (hfg_cellcol){n - 1 - i, 0, "q", 1, c[i].enc, "q"}; /* fields in reverse order */
     f[n - 1 - i] = (hfg_field){c[i].text, c[i].len, c[i].is_null};
   }
   j.cols = cols;
