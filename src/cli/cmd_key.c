@@ -70,6 +70,11 @@ int cmd_key(int argc, char **argv) {
   uint8_t *key = NULL;
   size_t len = 0;
   int r = hfg_scheme_key(s, vals, n, &key, &len, err, sizeof err);
+  if (!r && len == 0) { /* build rejects such a record: HBase has no empty row */
+    snprintf(err, sizeof err, "empty rowkey: HBase has no empty row, so build rejects the record");
+    hfg_scheme_buf_free(key);
+    r = HFG_EPARSE;
+  }
   if (r) {
     fprintf(stderr, "hfilegen key: %s\n", err);
     cli_template_columns_hint(stderr, s, err);

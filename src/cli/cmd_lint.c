@@ -173,6 +173,16 @@ int cmd_lint(int argc, char **argv) {
       nrec++;
     }
     hfg_record_reader_free(rr);
+    if (nrec == 0 && nbad == 0) {
+      char shown[1024];
+      hfg_db_redact(inputs[0], shown, sizeof shown);
+      if (ninputs == 1)
+        fprintf(stderr, "hfilegen lint: warning: %s holds no records: only the template was "
+                        "checked, not sample keys\n", shown);
+      else
+        fprintf(stderr, "hfilegen lint: warning: none of the %zu --input files (%s, ...) holds a "
+                        "record: only the template was checked, not sample keys\n", ninputs, shown);
+    }
   }
   if (!s) { /* no sample: columns from the template */
     if (hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) {

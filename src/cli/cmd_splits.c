@@ -4,6 +4,7 @@
  * splits file, an hbase shell `create` statement or JSON.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +226,7 @@ int cmd_splits(int argc, char **argv) {
   }
   FILE *f = stdout;
   if (outp && !(f = fopen(outp, "w"))) {
-    perror(outp);
+    fprintf(stderr, "hfilegen splits: %s: %s\n", outp, strerror(errno));
     rc = 1;
     goto out;
   }
@@ -305,7 +306,7 @@ int cmd_splits(int argc, char **argv) {
     fputs("]}\n", f);
   }
   if (f != stdout && fclose(f)) {
-    perror(outp);
+    fprintf(stderr, "hfilegen splits: %s: %s\n", outp, strerror(errno));
     rc = 1;
   }
 out:

@@ -4,6 +4,7 @@
  * gives them) as a splits file, an hbase shell `create` statement (with the
  * table's families) or JSON.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,7 +53,7 @@ int cmd_splits_live(int argc, char **argv) {
   }
   FILE *f = stdout;
   if (outp && !(f = fopen(outp, "w"))) {
-    perror(outp);
+    fprintf(stderr, "hfilegen splits: %s: %s\n", outp, strerror(errno));
     hfg_hbase_table_free(&t);
     return 1;
   }
@@ -111,7 +112,7 @@ int cmd_splits_live(int argc, char **argv) {
     fputs("]}\n", f);
   }
   if (f != stdout && fclose(f)) {
-    perror(outp);
+    fprintf(stderr, "hfilegen splits: %s: %s\n", outp, strerror(errno));
     rc = 1;
   }
   hfg_hbase_table_free(&t);

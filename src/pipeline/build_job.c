@@ -202,6 +202,11 @@ int hfg_build_setup_job(job *j, hfg_record_reader *rr) {
   if (!o->header && !owned) return fail(j, HFG_ENOMEM, "out of memory");
   if (!names || ncols == 0) {
     hfg_free(owned);
+    if (o->header && o->ninputs)
+      return fail(j, HFG_EINVAL,
+                  "no column names: %s, the first input, holds no header row (it is empty or "
+                  "blank); give --columns, or inputs with a header",
+                  hfg_record_reader_input_name(rr, 0));
     return fail(j, HFG_EINVAL, "no column names: give a header row or --columns");
   }
   char msg[512];

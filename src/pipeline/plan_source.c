@@ -70,6 +70,11 @@ static int copy_names(plan_src *s, hfg_err *err) {
   const char *const *src;
   if (o->header) src = hfg_record_reader_columns(s->rr, &n);
   else src = o->columns, n = o->ncolumns;
+  if ((!src || n == 0) && o->header && o->ninputs)
+    return hfg_err_set(err, HFG_EINVAL,
+                       "no column names: %s, the first input, holds no header row (it is empty "
+                       "or blank); give --columns, or inputs with a header",
+                       hfg_record_reader_input_name(s->rr, 0));
   if (!src || n == 0)
     return hfg_err_set(err, HFG_EINVAL, "no column names: give a header row or --columns");
   s->names = hfg_calloc(n, sizeof *s->names);

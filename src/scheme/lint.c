@@ -416,12 +416,16 @@ int hfg_lint_finish(hfg_lint *l, hfg_findings **out) {
     const spart *p = &s->parts[i];
     if (p->bkind != HFG_BUCKET_DECIMAL) continue;
     part_text(s, i, pt, sizeof pt);
-    if (p->bwidth == 0)
+    if (p->bwidth == 0) {
+      char fix[96];
+      snprintf(fix, sizeof fix, "zero-pad the bucket to its %d digits ({x %% %llu :0%d})",
+               scheme_digits(p->buckets - 1), (unsigned long long)p->buckets,
+               scheme_digits(p->buckets - 1));
       ADD(HFG_SEV_WARNING, "unpadded-buckets",
           "unpadded bucket numbers sort '10' before '2': buckets are not contiguous in key order, "
           "so no split keys align to them",
-          "zero-pad the bucket (e.g. {x % N :02})", "%s renders %llu buckets without zero padding",
-          pt, (unsigned long long)p->buckets);
+          fix, "%s renders %llu buckets without zero padding", pt, (unsigned long long)p->buckets);
+    }
     break;
   }
   if (l->regions && l->bpart >= 0) {

@@ -258,7 +258,9 @@ static int plan_decimal(const hfg_scheme *s, size_t R, int kind, long rcol, cons
     template_with(s, p, p->expr_end, repl, info->padded, sizeof info->padded);
   } else if (kind == RK_RAW) { /* long() is big-endian: order-preserving for every int64 */
     char repl[300];
-    snprintf(repl, sizeof repl, "{long(%.*s)}", (int)(p->expr_end - p->pos - 1), s->tmpl + p->pos + 1);
+    int el = (int)(p->expr_end - p->pos - 1); /* the expression without blanks after it */
+    while (el > 0 && (s->tmpl[p->pos + (size_t)el] == ' ' || s->tmpl[p->pos + (size_t)el] == '\t')) el--;
+    snprintf(repl, sizeof repl, "{long(%.*s)}", el, s->tmpl + p->pos + 1);
     template_with(s, p, p->pos, repl, info->padded, sizeof info->padded);
   }
   info->gets = kind == RK_RAW && others_given(s, rcol, f);

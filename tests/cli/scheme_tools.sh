@@ -74,6 +74,18 @@ expect_grep splits-shell-rowprefix-no-length 2 "unknown --bloom 'ROWPREFIX_FIXED
 expect_grep key-shell-quote 0 "get 'o.'neil', \"1\"" -- "$BIN" key --rowkey '{id}' --table "o'neil" id=1
 expect_out scan-shell-quote 0 "scan 'o\\'neil', {STARTROW => \"005\", STOPROW => \"007\"}" -- \
   "$BIN" scan-ranges --rowkey '{id :03}' --from id=5 --to id=7 --format shell --table "o'neil"
+# the messages a new user meets on the edges
+expect_grep key-empty 1 "hfilegen key: empty rowkey: HBase has no empty row" -- "$BIN" key --rowkey '{substr(x, 5)}' x=abc
+expect_grep splits-o-missing-dir 1 "^hfilegen splits: $WORK/nodir/x.txt: No such file or directory" -- \
+  "$BIN" splits --rowkey '{id % 4}|{id}' --regions 4 -o "$WORK/nodir/x.txt"
+expect_grep lint-unpadded-width 0 "fix: zero-pad the bucket to its 3 digits ({x % 1000 :03})" -- \
+  "$BIN" lint --rowkey '{id % 1000}|{id}'
+: > "$WORK/empty.csv"
+expect_grep lint-empty-input 1 "warning: $WORK/empty.csv holds no records: only the template was checked" -- \
+  "$BIN" lint --rowkey '{id}' --input "$WORK/empty.csv"
+expect_grep splits-sample-empty-input 1 "no column names: $WORK/empty.csv, the first input, holds no header row" -- \
+  "$BIN" splits --algo sample --rowkey '{id}' --regions 2 --input "$WORK/empty.csv"
+expect_grep scan-long-suggestion 3 "--rowkey .{long(id)}. (then these ranges are exact)" -- "$BIN" scan-ranges --rowkey '{id :03}' --from id=-5 --to id=5
 expect_grep splits-not-multiple 0 'warning: 10 buckets are not a multiple of 4 regions' -- \
   "$BIN" splits --rowkey '{id % 10}|{id}' --regions 4
 expect_grep splits-unpadded 1 "sort '10' before '2'" -- "$BIN" splits --rowkey '{id % 16}|{id}' --regions 4
