@@ -37,6 +37,8 @@ int vreader(vstate *v, int rc) {
 
 void vstate_free(vstate *v) {
   hfg_buf_free(&v->prev_key);
+  hfg_buf_free(&v->biggest_key[0]);
+  hfg_buf_free(&v->biggest_key[1]);
   hfg_buf_free(&v->family);
   hfg_buf_free(&v->df_prev_row);
   hfg_buf_free(&v->last_bloom_key);

@@ -246,6 +246,17 @@ int verify_data_block(vstate *v, const rd_block *b, size_t i) {
     v->total_key_len += c.key_len;
     v->total_value_len += k->value_len;
     if (k->tags_len > v->max_tags) v->max_tags = (uint32_t)k->tags_len;
+    /* HFileWriterImpl.append: the first cell of the largest estimatedSerializedSizeOf
+     * (KeyValue length + 4; the tags and their length only when there are tags) */
+    for (int w = 0; w < 2; w++) {
+      uint64_t size = 4 + 8 + c.key_len + k->value_len +
+                      (k->tags_len || (w && v->r->meta.includes_tags) ? 2 + k->tags_len : 0);
+      if (size <= v->biggest_len[w]) continue;
+      v->biggest_len[w] = size;
+      hfg_buf_reset(&v->biggest_key[w]);
+      if (hfg_buf_append(&v->biggest_key[w], c.key, c.key_len))
+        return vreader(v, hfg_err_set(&v->r->err, HFG_ENOMEM, "out of memory"));
+    }
     if (c.mvcc > v->max_mvcc) v->max_mvcc = c.mvcc;
     /* TimeRangeTracker.includeTimestamp(Cell): DeleteColumn / DeleteFamily also include 0 */
     if (k->timestamp < v->min_ts) v->min_ts = k->timestamp;
@@ -344,12 +355,28 @@ int verify_fileinfo(vstate *v) {
   if ((f = rd_fileinfo_find(r, "hfile.CREATE_TIME_TS")) &&
       (rc = fi_len(v, "hfile.CREATE_TIME_TS", f, 8)))
     return rc;
-  if ((f = rd_fileinfo_find(r, "hfile.LEN_OF_BIGGEST_CELL")) &&
-      (rc = fi_len(v, "hfile.LEN_OF_BIGGEST_CELL", f, 8)))
-    return rc;
+  /* HBase 2.6 writes both with the first cell; older writers neither. The
+   * length is one of the two measures, the key that measure's biggest cell. */
+  int w = 0;
+  if ((f = rd_fileinfo_find(r, "hfile.LEN_OF_BIGGEST_CELL"))) {
+    if ((rc = fi_len(v, "hfile.LEN_OF_BIGGEST_CELL", f, 8))) return rc;
+    uint64_t got = hfg_get_be64(f->val);
+    w = got == v->biggest_len[0] ? 0 : got == v->biggest_len[1] ? 1 : -1;
+    if (w < 0)
+      return vfail(v, "file info hfile.LEN_OF_BIGGEST_CELL is %" PRIu64 " but the biggest cell "
+                      "is %" PRIu64 " bytes (%" PRIu64 " with its tags length)",
+                   got, v->biggest_len[0], v->biggest_len[1]);
+  }
   if ((f = rd_fileinfo_find(r, "hfile.KEY_OF_BIGGEST_CELL")) && v->kind != HFG_CMP_RAW &&
       hfg_parse_key(f->val, f->val_len, &(hfg_cell){0}) != 0)
     return vfail(v, "file info hfile.KEY_OF_BIGGEST_CELL is not a KeyValue key");
+  const hfg_buf *bk = &v->biggest_key[w];
+  if (f && (f->val_len != bk->len || memcmp(f->val, bk->p, f->val_len))) {
+    hfg_format_key(f->val, f->val_len, kb, sizeof kb);
+    hfg_format_key(bk->p, bk->len, pb, sizeof pb);
+    return vfail(v, "file info hfile.KEY_OF_BIGGEST_CELL %s is not the key of the biggest cell, %s",
+                 kb, bk->len ? pb : "(no cells)");
+  }
   if ((f = rd_fileinfo_find(r, "DATA_BLOCK_ENCODING")) && rd_fileinfo_encoding_id(r) < 0)
     return vfail(v, "file info DATA_BLOCK_ENCODING '%.*s' is not NONE, PREFIX, DIFF, FAST_DIFF or "
                     "ROW_INDEX_V1",

@@ -18,6 +18,12 @@ typedef struct vstate {
   uint64_t cells, rows;
   uint64_t total_key_len, total_value_len;
   uint32_t max_tags;
+  /* PrivateCellUtil.estimatedSerializedSizeOf of the biggest cell and its key
+   * (the first of that size), [0] as a writer fed KeyValues without tags bytes
+   * computes it (HFileOutputFormat2's Puts), [1] with every cell's 2-byte tags
+   * length counted (cells read back from a v3 file, as a compaction writes) */
+  uint64_t biggest_len[2];
+  hfg_buf biggest_key[2];
   int64_t min_ts, max_ts, earliest_put;
   uint64_t df_count;
   int64_t max_mvcc;

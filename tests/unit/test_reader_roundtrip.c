@@ -382,6 +382,8 @@ TEST(planted_fileinfo) {
   plant_fileinfo("EARLIEST_PUT_TS", 1, "EARLIEST_PUT_TS");
   plant_fileinfo("LAST_BLOOM_KEY", -1, "LAST_BLOOM_KEY");
   plant_fileinfo("MAX_MEMSTORE_TS_KEY", 1, "MAX_MEMSTORE_TS_KEY");
+  plant_fileinfo("hfile.LEN_OF_BIGGEST_CELL", 1, "hfile.LEN_OF_BIGGEST_CELL is");
+  plant_fileinfo("hfile.KEY_OF_BIGGEST_CELL", 4, "hfile.KEY_OF_BIGGEST_CELL");
 }
 
 TEST(planted_bloom) {
