@@ -664,6 +664,12 @@ int hfg_scheme_compile(const char *tmpl, const char *const *columns, size_t ncol
   /* the string pool is never NULL: an empty string ('') is an offset into it too */
   if (!p.rc && hfg_buf_reserve(&p.pool, 1)) nomem(&p);
   if (!p.rc) parse_template(&p);
+  if (p.rc && pr == 0 && p.rc != HFG_ENOMEM && errmsg && errlen) {
+    /* positions count in the expansion: show it */
+    char inner[640];
+    snprintf(inner, sizeof inner, "%s", errmsg);
+    snprintf(errmsg, errlen, "preset %s is %s: %s", tmpl, src, inner);
+  }
 
   hfg_scheme *s = NULL;
   if (!p.rc) {

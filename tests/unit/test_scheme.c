@@ -196,6 +196,15 @@ TEST(eval_errors) {
     }
     hfg_scheme_free(rs);
   }
+  /* an error inside a preset's expansion shows the expansion its position counts in */
+  {
+    hfg_scheme *ps = NULL;
+    char em[512];
+    const char *cols[] = {"id"};
+    CHECK_EQ_INT(hfg_scheme_compile("salt:nosuch:10", cols, 1, &ps, em, sizeof em), HFG_EPARSE);
+    CHECK(strstr(em, "preset salt:nosuch:10 is {nosuch % 10}|{nosuch}: template position 2: ") == em);
+    hfg_scheme_free(ps);
+  }
   /* still fine: a hash's buckets, hex of binary, a pad on a hash's digits */
   static const char *const OK[] = {"{murmur3(x) % 16 :02}", "{hex(long(id))}", "{hex(md5(x), 2) :04}",
                                    "{murmur3(x) :010}", "{reverse(long(id))}", "{id % 10 :03}"};
