@@ -26,8 +26,16 @@ int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file) 
   struct stat *st = calloc(n ? n : 1, sizeof *st);
   int rc = 0;
   if (!st) return 0; /* the reader will tell */
+  size_t first_stdin = 0;
   for (size_t k = 0; k < n && !rc; k++) {
     const char *p = inputs[k];
+    if (!strcmp(p, "-") && first_stdin) {
+      fprintf(stderr, "hfilegen build: FAILED: - (stdin) is inputs %zu and %zu: it can be read "
+                      "once (the second would be empty)\n", first_stdin, k + 1);
+      rc = 1;
+      break;
+    }
+    if (!strcmp(p, "-")) first_stdin = k + 1;
     if (!strcmp(p, "-") || strstr(p, "://")) continue;
     const char *why = NULL;
     if (stat(p, &st[k]) != 0 || access(p, R_OK) != 0) why = strerror(errno);

@@ -305,6 +305,12 @@ int cmd_build(int argc, char **argv) {
     else if (s.records_read == 0) /* also with --quiet: a nightly job may be handed an empty file */
       fprintf(stderr, "hfilegen build: warning: no records were read (the inputs hold no more "
                       "than a header): %s holds no HFiles\n", o.out_dir);
+    else if (s.records_written == 0) /* every record rejected (within --max-rejects) or without a cell */
+      fprintf(stderr, "hfilegen build: warning: %llu record%s read, none written (%llu rejected, "
+                      "%llu without cells, %llu duplicates dropped): %s holds no HFiles\n",
+              (unsigned long long)s.records_read, s.records_read == 1 ? "" : "s",
+              (unsigned long long)s.records_rejected, (unsigned long long)s.records_without_cells,
+              (unsigned long long)s.duplicates_dropped, o.out_dir);
     if (interrupted)
       fprintf(stderr, "hfilegen build: %s arrived while publishing: the output is complete\n",
               signal_name(interrupted));

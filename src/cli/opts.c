@@ -310,7 +310,11 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     o->family_options = family_opts;
     o->nfamily_options = nfamily_opts;
   }
-  else if (!strcmp(a, "--rejects")) o->rejects_path = v;
+  else if (!strcmp(a, "--rejects")) {
+    /* '-' would be a file named '-' (the rejects file is created, rewound and removed) */
+    if (!strcmp(v, "-") || !*v) return bad(a, v, "expected a file path (rejects go to a file, not stdout)");
+    o->rejects_path = v;
+  }
   else if (!strcmp(a, "--columns")) { if (split_columns(v, cols, o)) return bad(a, v, "out of memory"); }
   else if (!strcmp(a, "--format")) {
     if (!strcasecmp(v, "csv")) o->format = HFG_BUILD_CSV;

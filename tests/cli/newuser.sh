@@ -337,5 +337,16 @@ python3 -c "import random, sys; r = random.Random(3); sys.stdout.buffer.write(by
 check "binary input: said to look binary, naming the file, byte and line" \
   '[ $? -eq 1 ] && grep -q "rnd.csv: the input looks binary, not CSV text (a NUL byte at byte 230, line 5): is it compressed in a format hfilegen does not read" "$T/x1.err"'
 
+# ---- 20. what is read once, written nowhere, or written to no file --------------------------
+printf 'id,v\n1,x\n' | "$H" build --rowkey '{id}' --out "$T/y1" --quiet - - 2> "$T/y1.err"
+check "stdin given twice: refused (the second read was empty, silently)" \
+  '[ $? -eq 1 ] && unpublished "$T/y1" && grep -q "(stdin) is inputs 1 and 2: it can be read once" "$T/y1.err"'
+"$H" build --rowkey '{id}' --out "$T/y2" --rejects - --quiet "$T/small.csv" 2> "$T/y2.err"
+check "--rejects -: refused (it wrote a file named -)" '[ $? -eq 2 ] && [ ! -e ./- ] && grep -q "rejects go to a file" "$T/y2.err"'
+printf 'id,v\n1,\n2,\n' > "$T/nocell.csv"
+"$H" build --rowkey '{id}' --out "$T/y3" --timestamp $TS --quiet "$T/nocell.csv" 2> "$T/y3.err"
+check "records read but none written: warned, with each count" \
+  '[ $? -eq 0 ] && grep -q "warning: 2 records read, none written (0 rejected, 2 without cells, 0 duplicates dropped): .*y3 holds no HFiles" "$T/y3.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
