@@ -46,6 +46,17 @@ int hfg_record_names_match(const hfg_field *f, size_t nf, const char *const *nam
   return 1;
 }
 
+int hfg_rr_check_first_record(hfg_record_reader *r, const hfg_record *rec) {
+  r->first_is_data = 0;
+  if (hfg_record_names_match(rec->fields, rec->nfields, (const char *const *)r->given, r->ngiven))
+    return hfg_err_set(&r->err, HFG_EINVAL,
+                       "%s line %llu holds the column names given to --columns: the input has a "
+                       "header, which would be loaded as a row; give --header --columns to rename "
+                       "its columns, or leave --columns out to take them from the header",
+                       r->name, (unsigned long long)rec->line);
+  return 1;
+}
+
 /* The header's fields: hf[0..nh) (the reader's own, a dialect's or a database's). */
 int hfg_rr_set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
   const char **p = hfg_malloc((nh ? nh : 1) * sizeof *p);

@@ -783,17 +783,7 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
       break;
     }
     if (__builtin_expect(r->null_s != NULL, 0)) mark_nulls(r, rec);
-    if (__builtin_expect(r->first_is_data, 0)) {
-      r->first_is_data = 0;
-      if (hfg_record_names_match(rec->fields, rec->nfields, (const char *const *)r->given,
-                                 r->ngiven))
-        return hfg_err_set(&r->err, HFG_EINVAL,
-                           "%s line %llu holds the column names given to --columns: the input "
-                           "has a header, which would be loaded as a row; give --header "
-                           "--columns to rename its columns, or leave --columns out to take "
-                           "them from the header",
-                           r->name, (unsigned long long)rec->line);
-    }
+    if (__builtin_expect(r->first_is_data, 0)) return hfg_rr_check_first_record(r, rec);
     return 1;
   }
   if (r->first_is_data) r->first_is_data = 0; /* a malformed first record is no header */

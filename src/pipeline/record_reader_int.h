@@ -97,6 +97,9 @@ char **hfg_rr_copy_strs(const char *const *p, const size_t *lens, size_t n);
  * header. 0, or the error (set in r->err). */
 int hfg_rr_set_columns(hfg_record_reader *r, const hfg_field *hf, size_t nh);
 int hfg_rr_check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh);
+/* The first record of an input read without a header (first_is_data): 1, or
+ * HFG_EINVAL when it holds the names given to --columns (a header read as data). */
+int hfg_rr_check_first_record(hfg_record_reader *r, const hfg_record *rec);
 int hfg_rr_open_db(hfg_record_reader *r, const char *path);
 
 /* Text encoding (record_text.c): 0 when the input's first bytes, at
