@@ -76,6 +76,11 @@ const char *hfg_codec_name(hfg_codec c);
 int hfg_codec_parse(const char *name, hfg_codec *out);
 const char *hfg_bloom_type_name(hfg_bloom_type t);
 int hfg_bloom_type_parse(const char *name, hfg_bloom_type *out);
+/* A bloom as build takes it: none, row, rowcol, or rowprefix:N with N the
+ * prefix length (1..32767 bytes); ROWPREFIX_FIXED_LENGTH without N is refused
+ * (HBase cannot create or read such a family). 0 with *type and *prefix_length
+ * set (0 but for rowprefix), or -1 with both untouched. */
+int hfg_bloom_spec_parse(const char *spec, hfg_bloom_type *type, uint32_t *prefix_length);
 const char *hfg_checksum_type_name(hfg_checksum_type t);
 int hfg_checksum_type_parse(const char *name, hfg_checksum_type *out);
 const char *hfg_cell_type_name(uint8_t type);  /* "Put", ...; NULL if unknown */

@@ -71,21 +71,10 @@ static const char *shell_codec(const char *c) {
 /* build's --bloom (none, row, rowcol, rowprefix:N) as the shell's BLOOMFILTER;
  * *prefix gets N of rowprefix:N, which HBase needs in the family's
  * CONFIGURATION (BloomFilterUtil.getBloomFilterParam throws without it). */
-static const char *shell_bloom(const char *b, unsigned long *prefix) {
-  static const char *const names[] = {"NONE", "ROW", "ROWCOL"};
-  *prefix = 0;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcasecmp(b, names[i])) return names[i];
-  const char *n = !strncasecmp(b, "rowprefix:", 10) ? b + 10
-                : !strncasecmp(b, "ROWPREFIX_FIXED_LENGTH:", 23) ? b + 23 : NULL;
-  if (!n || !isdigit((unsigned char)*n)) return NULL;
-  char *end;
-  unsigned long v = strtoul(n, &end, 10);
-  if (*end || v < 1 || v > 32767) return NULL;
-  *prefix = v;
-  return "ROWPREFIX_FIXED_LENGTH";
+static const char *shell_bloom(const char *b, uint32_t *prefix) {
+  hfg_bloom_type t;
+  return hfg_bloom_spec_parse(b, &t, prefix) ? NULL : hfg_bloom_type_name(t);
 }
-
 
 int cmd_splits(int argc, char **argv) {
   if (cmd_splits_live_wanted(argc, argv)) return cmd_splits_live(argc, argv);
@@ -191,7 +180,7 @@ int cmd_splits(int argc, char **argv) {
     fprintf(stderr, "hfilegen splits: --algo sample needs --rowkey and --input (and --input only goes with it)\n");
     goto done;
   }
-  unsigned long prefix_len;
+  uint32_t prefix_len = 0;
   const char *sc = shell_codec(codec), *sb = shell_bloom(bloom, &prefix_len);
   if (!sc || !sb) {
     fprintf(stderr, "hfilegen splits: unknown %s '%s'%s\n", sc ? "--bloom" : "--codec",
@@ -255,7 +244,7 @@ int cmd_splits(int argc, char **argv) {
     fprintf(f, ", COMPRESSION => '%s', BLOOMFILTER => '%s', BLOCKSIZE => '%llu'", sc, sb,
             (unsigned long long)block);
     if (prefix_len)
-      fprintf(f, ", CONFIGURATION => {'RowPrefixBloomFilter.prefix_length' => '%lu'}", prefix_len);
+      fprintf(f, ", CONFIGURATION => {'RowPrefixBloomFilter.prefix_length' => '%u'}", prefix_len);
     fputc('}', f);
     if (n) {
       fputs(", SPLITS => [", f);

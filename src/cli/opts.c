@@ -388,15 +388,10 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     if (hfg_codec_parse(v, &o->hfile.codec))
       return bad(a, v, "expected none, gz, snappy, lz4, zstd-hadoop or zstd-hbase");
   } else if (!strcmp(a, "--bloom")) {
-    if (!strncasecmp(v, "rowprefix:", 10)) { /* ROWPREFIX_FIXED_LENGTH with its prefix length */
-      char *end;
-      unsigned long pl = strtoul(v + 10, &end, 10);
-      if (end == v + 10 || *end || pl == 0 || pl > 32767)
-        return bad(a, v, "expected rowprefix:N with a prefix length N of 1..32767 bytes");
-      o->hfile.bloom = HFG_BLOOM_ROWPREFIX;
-      o->hfile.bloom_prefix_length = (uint32_t)pl;
-    } else if (hfg_bloom_type_parse(v, &o->hfile.bloom) || o->hfile.bloom == HFG_BLOOM_ROWPREFIX)
-      return bad(a, v, "expected none, row, rowcol or rowprefix:N");
+    if (hfg_bloom_spec_parse(v, &o->hfile.bloom, &o->hfile.bloom_prefix_length))
+      return bad(a, v, !strncasecmp(v, "rowprefix:", 10)
+                           ? "expected rowprefix:N with a prefix length N of 1..32767 bytes"
+                           : "expected none, row, rowcol or rowprefix:N");
   } else if (!strcmp(a, "--checksum")) {
     if (hfg_checksum_type_parse(v, &o->hfile.checksum) || o->hfile.checksum == HFG_CHECKSUM_NULL)
       return bad(a, v, "expected crc32c or crc32");

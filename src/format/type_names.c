@@ -6,6 +6,7 @@
  * command line and job files may write "row" or "put". The codec names live
  * with the codecs.
  */
+#include <stdlib.h>
 #include <strings.h>
 
 #include "hfilegen/types.h"
@@ -65,6 +66,22 @@ int hfg_bloom_type_parse(const char *name, hfg_bloom_type *out) {
   int c;
   if (code_of(bloom_names, COUNT(bloom_names), name, &c)) return -1;
   *out = (hfg_bloom_type)c;
+  return 0;
+}
+
+int hfg_bloom_spec_parse(const char *spec, hfg_bloom_type *type, uint32_t *prefix_length) {
+  if (spec && !strncasecmp(spec, "rowprefix:", 10)) {
+    char *end;
+    unsigned long pl = strtoul(spec + 10, &end, 10);
+    if (end == spec + 10 || *end || pl == 0 || pl > 32767) return -1;
+    *type = HFG_BLOOM_ROWPREFIX;
+    *prefix_length = (uint32_t)pl;
+    return 0;
+  }
+  hfg_bloom_type t;
+  if (hfg_bloom_type_parse(spec, &t) || t == HFG_BLOOM_ROWPREFIX) return -1;
+  *type = t;
+  *prefix_length = 0;
   return 0;
 }
 

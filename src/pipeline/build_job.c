@@ -116,14 +116,8 @@ static int setup_family_options(job *j) {
     uint64_t n;
     int bad = 0;
     if (!strcmp(key, "codec")) bad = hfg_codec_parse(v, &w->codec) != 0;
-    else if (!strcmp(key, "bloom") && !strncasecmp(v, "rowprefix:", 10)) {
-      char *end;
-      unsigned long pl = strtoul(v + 10, &end, 10);
-      bad = end == v + 10 || *end || pl == 0 || pl > 32767;
-      w->bloom = HFG_BLOOM_ROWPREFIX;
-      w->bloom_prefix_length = (uint32_t)pl;
-    } else if (!strcmp(key, "bloom"))
-      bad = hfg_bloom_type_parse(v, &w->bloom) != 0 || w->bloom == HFG_BLOOM_ROWPREFIX;
+    else if (!strcmp(key, "bloom"))
+      bad = hfg_bloom_spec_parse(v, &w->bloom, &w->bloom_prefix_length) != 0;
     else if (!strcmp(key, "checksum"))
       bad = hfg_checksum_type_parse(v, &w->checksum) != 0 || w->checksum == HFG_CHECKSUM_NULL;
     else if (!strcmp(key, "block-size") || !strcmp(key, "block_size"))
