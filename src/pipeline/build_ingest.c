@@ -111,7 +111,7 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
     if (rc == HFG_ENOMEM) return rc;
     if (rc) {
       char col[240];
-      hfg_colmap_column_text(&j->map, &cols[i], j->o->family ? j->o->family : "cf", col, sizeof col);
+      hfg_colmap_column_text(&j->map, &cols[i], col, sizeof col);
       snprintf(why, whylen, "%s: %.200s", col, err);
       return HFG_EPARSE;
     }

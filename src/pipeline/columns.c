@@ -35,13 +35,13 @@ void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io) 
   io->cancel = o->cancel;
 }
 
-void hfg_colmap_column_text(const hfg_colmap *m, const hfg_cellcol *cc, const char *default_family,
-                            char *why, size_t len) {
-  const char *fam = cc->family < m->nfamilies ? m->families[cc->family] : default_family;
-  if (!strcmp(cc->name, cc->qualifier) && (!fam || !default_family || !strcmp(fam, default_family)))
+void hfg_colmap_column_text(const hfg_colmap *m, const hfg_cellcol *cc, char *why, size_t len) {
+  /* families[0] is the default family; a map without families (a test's) has only it */
+  if (!strcmp(cc->name, cc->qualifier) && (cc->family == 0 || cc->family >= m->nfamilies))
     snprintf(why, len, "column %zu (%s)", cc->column + 1, cc->name);
   else
-    snprintf(why, len, "column %zu (%s, as %s:%s)", cc->column + 1, cc->name, fam, cc->qualifier);
+    snprintf(why, len, "column %zu (%s, as %s:%s)", cc->column + 1, cc->name,
+             m->families[cc->family], cc->qualifier);
 }
 
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len) {

@@ -59,8 +59,7 @@ void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io);
 /* "column 2 (name)", or "column 2 (name, as cf:amount)" when --map gives it
  * another family or qualifier than its name and the default family: the
  * column a rejected value came from, in why. */
-void hfg_colmap_column_text(const hfg_colmap *m, const hfg_cellcol *cc, const char *default_family,
-                            char *why, size_t len);
+void hfg_colmap_column_text(const hfg_colmap *m, const hfg_cellcol *cc, char *why, size_t len);
 
 /* Index of a family name in the map, or -1. */
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len);

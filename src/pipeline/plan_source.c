@@ -182,7 +182,7 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
     if (rc == HFG_ENOMEM) return rc;
     if (rc) {
       char col[240];
-      hfg_colmap_column_text(m, cc, s->b->family ? s->b->family : "cf", col, sizeof col);
+      hfg_colmap_column_text(m, cc, col, sizeof col);
       snprintf(why, whylen, "%s: %.200s", col, e);
       return HFG_EPARSE;
     }
