@@ -1,6 +1,5 @@
 #include "cli/cli_util.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -181,7 +180,6 @@ int cli_check_rowkey_columns(const char *cmd, const char *tmpl) {
           cmd, tmpl);
   return -1;
 }
-
 
 void cli_template_columns_hint(FILE *f, const hfg_scheme *s, const char *err) {
   const char *at = strstr(err, "the template has no column '");

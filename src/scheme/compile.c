@@ -336,25 +336,13 @@ static int check_number_arg(parser *p, const snode *n, const char *reader) {
   return 0;
 }
 
-/* Checks literal arguments of every call (they must be constants). */
+/* Checks literal arguments of every call (they must be constants), and that
+ * what a call or % reads as a number can be one (check_number_arg). */
 static int check_calls(parser *p) {
   for (size_t i = 0; i < nnodes(p); i++) {
     const snode *n = node_at(p, (int32_t)i);
     if (n->kind == N_MOD && check_number_arg(p, n, "%")) return p->rc;
     if (n->kind != N_CALL) continue;
-    switch (n->fn) {
-      case F_LONG:
-      case F_INT:
-      case F_DESC:
-      case F_DAY:
-      case F_HOUR:
-      case F_MONTH:
-      case F_MILLIS:
-        if (check_number_arg(p, n, FNS[n->fn].name)) return p->rc;
-        break;
-      default:
-        break;
-    }
     switch (n->fn) {
       case F_LPAD:
       case F_RPAD:
@@ -378,10 +366,16 @@ static int check_calls(parser *p) {
       case F_PHOENIX_SALT:
         if (want_int(p, n, n->nargs - 1, 1, 256, "bucket count")) return p->rc;
         break;
+      case F_LONG:
+      case F_INT:
+      case F_DESC:
+        if (check_number_arg(p, n, FNS[n->fn].name)) return p->rc;
+        break;
       case F_DAY:
       case F_HOUR:
       case F_MONTH:
       case F_MILLIS:
+        if (check_number_arg(p, n, FNS[n->fn].name)) return p->rc;
         if (n->nargs == 2) {
           if (want_str(p, n, 1, "format")) return p->rc;
           const snode *f = node_at(p, n->arg[1]);
