@@ -47,7 +47,7 @@ typedef struct hfg_build_options {
   size_t ninputs;
   int format;                       /* HFG_BUILD_CSV / HFG_BUILD_TSV / HFG_BUILD_AUTO: TSV for
                                        names ending in .tsv or .tab (also .tsv.gz ...), else
-                                       CSV (hfg_input_format_guess, src/pipeline/record_reader.h);
+                                       CSV (hfg_input_format_guess, src/input/record_reader.h);
                                        or a dump: _MYSQL, _PG_TEXT, _PG_CSV */
   char delimiter;                   /* 0: ',' for CSV, '\t' for TSV */
   int header;                       /* first line names the columns */
@@ -70,7 +70,7 @@ typedef struct hfg_build_options {
   int64_t timestamp;                /* cell timestamp; < 0: the job's start time */
   const char *timestamp_column;     /* take it from a column instead: epoch milliseconds, */
   const char *timestamp_format;     /* or "s" "ms" "us" "ns", or a datetime pattern
-                                     * (src/pipeline/timestamps.h) */
+                                     * (src/build/timestamps.h) */
   int on_duplicate;                 /* HFG_DUP_* */
   const char *rejects_path;         /* default <out_dir>/_rejects.tsv */
   uint64_t max_rejects;             /* fail when more records are rejected */

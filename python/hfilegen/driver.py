@@ -1,6 +1,6 @@
 """What a driver does around the tasks, whatever runs them (Spark, or one process):
 stage the output, gather the tasks' rejects, files and counts, then fail or publish as
-`hfilegen build` does (src/pipeline/build.c)."""
+`hfilegen build` does (src/build/build.c)."""
 import os
 import shutil
 

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "cli/cli_util.h"
-#include "pipeline/columns.h"
-#include "pipeline/record_reader.h"
+#include "build/columns.h"
+#include "input/record_reader.h"
 
 /* Every input file is opened only when its turn comes, so a missing third input
  * used to fail the job after the first two were read (hours for a big job), and

@@ -5,8 +5,8 @@
 
 #include "hfilegen/reader.h"
 #include "hfilegen/scheme.h"
-#include "pipeline/record_reader.h"
-#include "pipeline/splits.h"
+#include "input/record_reader.h"
+#include "build/splits.h"
 #include "util/buf.h"
 #include "util/escape.h"
 

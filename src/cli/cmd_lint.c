@@ -15,10 +15,10 @@
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/scheme.h"
-#include "pipeline/columns.h"
-#include "pipeline/record_dialect.h"
-#include "pipeline/record_reader.h"
-#include "pipeline/source_db.h"
+#include "build/columns.h"
+#include "input/record_dialect.h"
+#include "input/record_reader.h"
+#include "input/source_db.h"
 
 static void usage(FILE *f) {
   fprintf(f,

@@ -18,7 +18,7 @@
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
 #include "scheme/lists.h"
-#include "pipeline/source_db.h"
+#include "input/source_db.h"
 
 static const char USAGE[] =
     "usage: hfilegen plan [--job FILE] --rowkey TEMPLATE (--splits FILE | --regions N)\n"

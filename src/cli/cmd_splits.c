@@ -15,7 +15,7 @@
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
 #include "hfilegen/scheme.h"
-#include "pipeline/splits.h"
+#include "build/splits.h"
 #include "util/escape.h"
 
 static void usage(FILE *f) {

@@ -32,7 +32,7 @@
 #include "cli/manifest_read.h"
 #include "cli/verify_live.h"
 #include "hfilegen/reader.h"
-#include "pipeline/splits.h"
+#include "build/splits.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/escape.h"

@@ -1,5 +1,5 @@
 /*
- * manifest.json as `hfilegen build` writes it (pipeline/build_publish.c), read
+ * manifest.json as `hfilegen build` writes it (build/build_publish.c), read
  * back for verify: the build's split keys, how many files it lists and how
  * many records it wrote. JSON is a YAML flow mapping, so libyaml reads it.
  */

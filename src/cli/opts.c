@@ -343,7 +343,7 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     if (!strcmp(v, "now")) o->timestamp = -1;
     else if (!strncmp(v, "column:", 7)) {
       /* column:NAME, column:NAME:s|ms|us|ns or column:NAME:PATTERN (the pattern may
-       * itself hold ':'; the units are no patterns: pipeline/timestamps.h) */
+       * itself hold ':'; the units are no patterns: build/timestamps.h) */
       const char *c = strchr(v + 7, ':');
       if (c) {
         static char names[16][256];

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Direct database reads (src/pipeline/source_db.h), against throwaway PostgreSQL and MariaDB
+# Direct database reads (src/input/source_db.h), against throwaway PostgreSQL and MariaDB
 # servers (tests/db/pg.sh, tests/db/mariadb.sh) holding the legacy `orders` table of
 # tests/db/orders.py:
 #   (b) a postgresql:// / mysql:// input builds byte-identical HFiles (and manifest) to the

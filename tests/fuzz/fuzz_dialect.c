@@ -1,6 +1,6 @@
 /*
  * Fuzz target: the dump dialects behind the record reader
- * (src/pipeline/record_dialect.h). Byte 0 picks the format (mysql, pg-text,
+ * (src/input/record_dialect.h). Byte 0 picks the format (mysql, pg-text,
  * pg-csv), a header, a NULL string and one of a few FIELDS/LINES option sets;
  * byte 1 a tiny read buffer and a record size limit. The rest is the file.
  * The input is read twice, with the tiny buffer and with the default one:
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pipeline/record_reader.h"
+#include "input/record_reader.h"
 
 typedef struct {
   char *p;

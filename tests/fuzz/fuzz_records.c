@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the CSV/TSV record reader (src/pipeline/record_reader.h).
+ * Fuzz target: the CSV/TSV record reader (src/input/record_reader.h).
  * Byte 0 picks the format, header, delimiter and expected column count;
  * byte 1 a tiny read buffer (forcing refills at every position), a record
  * size limit and whether the rest is split into two inputs (later headers).
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pipeline/record_reader.h"
+#include "input/record_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2) return 0;

@@ -1,12 +1,12 @@
 /*
- * Fuzz target: the splits-file parser (src/pipeline/splits.h). The input is
+ * Fuzz target: the splits-file parser (src/build/splits.h). The input is
  * the file. Checks: a loaded list is strictly ascending with no empty key,
  * and the partitioner puts each split key at the start of its own region.
  */
 #include <string.h>
 
 #include "fuzz.h"
-#include "pipeline/splits.h"
+#include "build/splits.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char path[64];

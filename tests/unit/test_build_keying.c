@@ -1,11 +1,11 @@
-/* Ingest's keying and payload (src/pipeline/build_ingest.c): hfg_build_rowkey's
+/* Ingest's keying and payload (src/build/build_ingest.c): hfg_build_rowkey's
  * refusals (empty key, over HBase's limit, an intermediate value over the
  * scratch, a NULL key column, eval's own reasons) with *klenp 0, and
  * hfg_build_payload's layout written out here byte by byte: header, text
  * values, ABSENT for a skipped empty value or a NULL (counted), an empty value
  * stored, a typed value, its error, and a buffer that must grow at every
  * value. */
-#include "pipeline/build_internal.h"
+#include "build/build_internal.h"
 #include "t.h"
 #include "util/alloc.h"
 #include "util/coding.h"

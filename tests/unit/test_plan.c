@@ -8,7 +8,7 @@
 
 #include "format/kv.h"
 #include "hfilegen/plan.h"
-#include "pipeline/plan_hot.h"
+#include "plan/plan_hot.h"
 #include "t.h"
 #include "util/alloc.h"
 

@@ -12,7 +12,7 @@
  *     read reported: the ranges' counts add up to the whole read's. */
 #include <sys/stat.h>
 
-#include "pipeline/record_reader.h"
+#include "input/record_reader.h"
 #include "t.h"
 
 static const char *path_of(const char *name) { return t_tmp_path("test_record_blank", name); }

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pipeline/record_dialect.h"
-#include "pipeline/record_reader.h"
+#include "input/record_dialect.h"
+#include "input/record_reader.h"
 #include "sbuf.h"
 #include "t.h"
 

@@ -9,8 +9,8 @@
  * split of its raw bytes gives. */
 #include <sys/stat.h>
 
-#include "pipeline/record_reader.h"
-#include "pipeline/record_reader_int.h"
+#include "input/record_reader.h"
+#include "input/record_reader_int.h"
 #include "sbuf.h"
 #include "t.h"
 

@@ -7,7 +7,7 @@
 #include <lzma.h>
 #include <zstd.h>
 
-#include "pipeline/record_reader.h"
+#include "input/record_reader.h"
 #include "t.h"
 #include "util/alloc.h"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "pipeline/record_reader.h"
+#include "input/record_reader.h"
 #include "t.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "pipeline/record_reader.h"
+#include "input/record_reader.h"
 #include "sbuf.h"
 #include "t.h"
 #include "util/alloc.h"

@@ -2,8 +2,8 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "pipeline/sorter.h"
-#include "pipeline/splits.h"
+#include "sort/sorter.h"
+#include "build/splits.h"
 #include "t.h"
 #include "util/coding.h"
 

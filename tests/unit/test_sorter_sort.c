@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/sorter.h"
-#include "pipeline/sorter_sort.h"
+#include "sort/sorter.h"
+#include "sort/sorter_sort.h"
 #include "t.h"
 
 static uint8_t *mkrec(const uint8_t *key, size_t klen, uint64_t seq) {

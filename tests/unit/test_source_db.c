@@ -1,13 +1,13 @@
 /*
- * Database sources without a server (src/pipeline/source_db.c): which paths
+ * Database sources without a server (src/input/source_db.c): which paths
  * are URIs, the password never shown, integers compared at any length, and
  * every malformed URI refused before any connection with a message that
  * names the URI without its password. The server side is tests/db/direct.sh.
  */
 #include <string.h>
 
-#include "pipeline/record_reader.h"
-#include "pipeline/source_db.h"
+#include "input/record_reader.h"
+#include "input/source_db.h"
 #include "t.h"
 
 T_MAIN

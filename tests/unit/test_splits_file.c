@@ -1,9 +1,9 @@
-/* The splits-file rules (src/pipeline/splits.c): '#' comment lines, trailing
+/* The splits-file rules (src/build/splits.c): '#' comment lines, trailing
  * whitespace refused with the line, an empty file is one region, and
  * hfg_splits_line writes lines that read back as the same keys. */
 #include <unistd.h>
 
-#include "pipeline/splits.h"
+#include "build/splits.h"
 #include "t.h"
 
 /* Writes text to a private file, loads it, removes the file. */

@@ -1,11 +1,11 @@
-/* The partitioner (hfg_splits_region, src/pipeline/splits.c) against the
+/* The partitioner (hfg_splits_region, src/build/splits.c) against the
  * definition, counted by hand: the number of split keys <= the row
  * (Bytes.compareTo order). Its shortcut by the row's first byte and the
  * binary search among the keys sharing it must agree with that for split
  * sets of one-byte keys (salt), keys sharing first bytes and 8-byte prefixes,
  * 0x00 and 0xff bytes, and rows equal to a split key, one byte either side of
  * it (the last byte dropped, added, raised, lowered), empty and random. */
-#include "pipeline/splits.h"
+#include "build/splits.h"
 #include "t.h"
 #include "util/coding.h"
 

@@ -1,9 +1,9 @@
-/* pipeline/timestamps: how a timestamp column is read (units, magnitudes,
+/* build/timestamps: how a timestamp column is read (units, magnitudes,
  * patterns), and what is refused before any record. */
 #include <string.h>
 
 #include "hfilegen/status.h"
-#include "pipeline/timestamps.h"
+#include "build/timestamps.h"
 #include "t.h"
 
 static const char *const cols[] = {"id", "ts", "when"};

@@ -1,7 +1,7 @@
 /* Value encodings against Bytes.toBytes vectors, integer parsing, UTF-8. */
 #include <math.h>
 
-#include "pipeline/values.h"
+#include "build/values.h"
 #include "t.h"
 #include "util/alloc.h"
 

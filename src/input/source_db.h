@@ -1,0 +1,154 @@
+/*
+ * Database sources: an input written as a URI is read straight from the
+ * server, streamed, and handed to the record reader as records with the same
+ * fields a dump of the table would give (format-specs/dump-dialects.md).
+ * Internal to src/input; the record reader (record_reader.h) opens one
+ * for every input for which hfg_db_is_uri is true, so build, plan, lint and
+ * splits all take URIs through one path.
+ *
+ *   postgresql://[user[:password]@]host[:port]/db?table=T | ?query=SELECT...
+ *                       (also postgres://). Read with libpq: one transaction
+ *                       BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY, the
+ *                       result's columns described with LIMIT 0, then
+ *                       COPY (SELECT ...) TO STDOUT in text format, each row
+ *                       parsed by the pg-text dialect: the server formats every
+ *                       value exactly as COPY ... TO a file does (numeric
+ *                       exact, datetimes by the session's DateStyle). bytea
+ *                       columns (type oid 17) are decoded from the hex output
+ *                       (bytea_output is set to hex) into their raw bytes.
+ *                       Other parameters (sslmode, connect_timeout, ...) go to
+ *                       libpq as connection keywords.
+ *   mysql://[user[:password]@]host[:port]/db?table=T | ?query=SELECT...
+ *                       (also mariadb://). Read with the MariaDB C client:
+ *                       REPEATABLE READ, START TRANSACTION WITH CONSISTENT
+ *                       SNAPSHOT, READ ONLY, character_set_results = binary (no
+ *                       conversion, as SELECT ... INTO OUTFILE writes), rows
+ *                       streamed with mysql_use_result: each value is the
+ *                       server's text for it (binary columns their bytes), a
+ *                       NULL pointer is NULL. Parameter connect_timeout only.
+ *
+ * table=T is one identifier or schema.table, quoted by the source; query= is
+ * used as given (percent-decoded), as a derived table. Column names are the
+ * result set's. connect_timeout defaults to 10 seconds.
+ *
+ * Passwords: taken from the URI when it has one, else the client libraries
+ * find them where they always do (libpq: PGPASSWORD, ~/.pgpass, PG* variables
+ * and service files; libmariadb: MYSQL_PWD and the [client] group of the
+ * option files). That is the libraries reading their own environment and
+ * files; this module reads none. A password never appears in a message, a
+ * record's file name or anything else this module hands out: all of them use
+ * hfg_db_redact's form of the URI.
+ *
+ * Incremental (append mode, Sqoop's): with check_column set, only rows whose
+ * check column is greater than last_value (an integer; none: all rows) are
+ * selected, in the same snapshot as everything else, and the largest check
+ * value among the rows read is kept (hfg_dbsrc_check_max) for the manifest,
+ * so the next run continues after it. Values are compared as integers of any
+ * length; a non-integer value in the check column is a fatal error.
+ *
+ * Records: file = the redacted URI, line = the row's number (1-based); raw is
+ * the row as COPY's text line (PostgreSQL) or its values joined by TAB with
+ * \N for NULL (MariaDB), for the rejects file. A row PostgreSQL's text
+ * cannot be parsed from (never expected) is a reject like a dump's.
+ *
+ * Calls: open (next)* free. One thread at a time.
+ */
+#ifndef HFG_PIPELINE_SOURCE_DB_H
+#define HFG_PIPELINE_SOURCE_DB_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input/record_reader.h"
+#include "util/err.h"
+
+/* 1 when path starts with postgresql://, postgres://, mysql:// or mariadb://. */
+int hfg_db_is_uri(const char *path);
+
+/* uri without its password (user:secret@ becomes user@), NUL-terminated in
+ * out[cap] (cut if longer). Any string is accepted. */
+void hfg_db_redact(const char *uri, char *out, size_t cap);
+
+/* 1 when s is an integer: an optional '-' and 1..40 decimal digits. */
+int hfg_db_is_integer(const char *s, size_t len);
+
+/* 1 when integer a > integer b (both hfg_db_is_integer), of any length. */
+int hfg_db_int_greater(const char *a, size_t alen, const char *b, size_t blen);
+
+typedef struct hfg_dbsrc hfg_dbsrc;
+
+/* Connects, starts the snapshot and the query. check_column/last_value: see
+ * "Incremental" (NULL: off / no lower bound). cancel (NULL: none): every wait
+ * for the server (the query's start, the next row) looks at it every 200 ms
+ * and, once it is nonzero, gives up with HFG_ECANCELED (the server's query
+ * is canceled too, or its connection cut): a SIGTERM during a lock wait or a
+ * long sort ends the job at once, not when the first row comes (the
+ * connection itself is bounded by connect_timeout). Returns 0, or HFG_EINVAL (bad
+ * URI, built without that client library, a missing table or column, or the
+ * server refusing the query), HFG_EIO (cannot connect, authentication), or
+ * HFG_ENOMEM, with the message in err naming the redacted URI. */
+int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
+                   volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err);
+
+/* The result set's column names and their count; valid until free. */
+const char *const *hfg_dbsrc_columns(const hfg_dbsrc *s, size_t *n);
+
+/* The redacted URI; valid until free. */
+const char *hfg_dbsrc_name(const hfg_dbsrc *s);
+
+/* Next row into rec (pointers borrowed until the next call): 1 a row, 0 the
+ * end (the transaction is committed), HFG_EPARSE a row that could not be
+ * parsed (rec->reason), HFG_ECANCELED (see open), other < 0 fatal with the
+ * message in err. */
+int hfg_dbsrc_next(hfg_dbsrc *s, hfg_record *rec, hfg_err *err);
+
+/* Bytes received from the server for the rows so far. */
+uint64_t hfg_dbsrc_bytes(const hfg_dbsrc *s);
+
+/* The largest check column value read so far (NUL-terminated), NULL when no
+ * row had one or check_column is off. Valid until free. */
+const char *hfg_dbsrc_check_max(const hfg_dbsrc *s);
+
+/* Ends the transaction (rolled back if unfinished) and disconnects. NULL ok. */
+void hfg_dbsrc_free(hfg_dbsrc *s);
+
+/* ---- between source_db.c and its back ends (source_pg.c, source_mysql.c) ---- */
+
+typedef struct hfg_db_uri {
+  int kind;              /* 1 PostgreSQL, 2 MariaDB/MySQL */
+  char *user, *password, *host, *port, *db; /* percent-decoded, NULL when absent */
+  char *table, *query;   /* exactly one is set */
+  char **keys, **vals;   /* the other parameters */
+  size_t nparams;
+  const char *shown;     /* redacted URI, for messages */
+  volatile sig_atomic_t *cancel; /* hfg_dbsrc_open's, NULL none */
+} hfg_db_uri;
+
+typedef struct hfg_db_backend hfg_db_backend;
+
+/* What a back end fills per row; fields/raw borrowed until its next call. */
+typedef struct hfg_db_row {
+  const hfg_field *fields;
+  size_t nfields;
+  const char *raw;
+  size_t raw_len;
+  const char *reason; /* HFG_EPARSE only */
+} hfg_db_row;
+
+struct hfg_db_backend {
+  /* sql: the SELECT to run (check filter included); fills names (strdup'ed
+   * by the back end, freed with free_names) and *state. */
+  int (*open)(const hfg_db_uri *u, const char *sql, void **state, char ***names, size_t *n,
+              hfg_err *err);
+  int (*next)(void *state, hfg_db_row *row, hfg_err *err);
+  uint64_t (*bytes)(const void *state);
+  void (*close)(void *state);
+  /* identifier quoting for table= and the check column, into a new string */
+  char *(*quote_ident)(const char *name);
+};
+
+extern const hfg_db_backend hfg_db_pg;
+extern const hfg_db_backend hfg_db_mysql;
+
+#endif

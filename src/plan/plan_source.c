@@ -1,0 +1,299 @@
+/*
+ * Sampled, keyed records with their estimated HFile size, for `plan` and
+ * sample-balanced split keys. See plan_source.h; the cells come from the
+ * column map build uses (build/columns.h) and values are encoded as
+ * build_payload in build.c does, so the estimate describes the cells build
+ * would write.
+ */
+#include "plan/plan_source.h"
+
+#include "input/record_dialect.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "build/columns.h"
+#include "build/values.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+
+#define MAX_ROW 32767 /* HBase's row length limit, as build enforces it */
+
+
+struct plan_src {
+  const hfg_build_options *b;
+  hfg_record_reader *rr;
+  hfg_scheme *scheme, *raw;
+  int raw_first;               /* raw key = first column's bytes */
+  char *raw_desc;
+  long first_col;              /* the first column the rowkey reads, -1 none */
+  char **names;                /* column names (copies) */
+  size_t ncolumns;
+  hfg_colmap map;              /* the cells build would write (build/columns.h) */
+  double fraction;
+  uint64_t threshold;          /* keep when mix(seed + i) < threshold (fraction < 1) */
+  uint64_t seed;
+  hfg_record rec;
+  uint8_t key[MAX_ROW + 1], rawkey[MAX_ROW + 1];
+  hfg_buf values;              /* encoded values of the current row */
+  size_t *voff;                /* per cellcol: offset in values, SIZE_MAX = no cell */
+  plan_cell *cells;
+  size_t ncells;
+  plan_src_stats st;
+};
+
+uint64_t plan_mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+static long find_name(char *const *names, size_t n, const char *name, size_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(names[i]) == len && !memcmp(names[i], name, len)) return (long)i;
+  return -1;
+}
+
+/* The cells a row stores, by build's rules (build/columns.h). */
+static int setup_columns(plan_src *s, hfg_err *err) {
+  s->voff = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->voff);
+  s->cells = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->cells);
+  if (!s->voff || !s->cells) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  return hfg_colmap_init(&s->map, (const char *const *)s->names, s->ncolumns, s->b, s->scheme,
+                         err);
+}
+
+static int copy_names(plan_src *s, hfg_err *err) {
+  const hfg_build_options *o = s->b;
+  size_t n = 0;
+  const char *const *src;
+  if (o->header) src = hfg_record_reader_columns(s->rr, &n);
+  else src = o->columns, n = o->ncolumns;
+  if ((!src || n == 0) && o->header && o->ninputs)
+    return hfg_err_set(err, HFG_EINVAL,
+                       "no column names: %s, the first input, holds no header row (it is empty "
+                       "or blank); give --columns, or inputs with a header",
+                       hfg_record_reader_input_name(s->rr, 0));
+  if (!src || n == 0)
+    return hfg_err_set(err, HFG_EINVAL, "no column names: give a header row or --columns");
+  s->names = hfg_calloc(n, sizeof *s->names);
+  if (!s->names) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    s->names[i] = hfg_strdup(src[i]);
+    if (!s->names[i]) {
+      s->ncolumns = i;
+      return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+    }
+  }
+  s->ncolumns = n;
+  return 0;
+}
+
+/* Compiled without columns, a template numbers its columns in order of first
+ * use: column 0 is the first one the key reads (the bucket field of a salted
+ * scheme). */
+static int first_column(plan_src *s, hfg_err *err) {
+  hfg_scheme *t = NULL;
+  char msg[512];
+  int rc = hfg_scheme_compile(hfg_scheme_template(s->scheme), NULL, 0, &t, msg, sizeof msg);
+  if (rc) return hfg_err_set(err, rc, "rowkey '%s': %s", hfg_scheme_template(s->scheme), msg);
+  s->first_col = hfg_scheme_column_count(t)
+                     ? hfg_scheme_column_index(s->scheme, hfg_scheme_column_name(t, 0))
+                     : -1;
+  hfg_scheme_free(t);
+  return 0;
+}
+
+int plan_src_open(const hfg_build_options *b, double fraction, uint64_t seed,
+                  const char *raw_key, plan_src **out, hfg_err *err) {
+  *out = NULL;
+  if (!b || b->ninputs == 0 || !b->rowkey)
+    return hfg_err_set(err, HFG_EINVAL, "plan needs inputs and a rowkey template");
+  if (!(fraction > 0 && fraction <= 1))
+    return hfg_err_set(err, HFG_EINVAL, "sample fraction must be in (0, 1], got %g", fraction);
+  plan_src *s = hfg_calloc(1, sizeof *s);
+  if (!s) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  s->b = b;
+  s->fraction = fraction;
+  s->seed = seed;
+  /* fraction * 2^64, saturating: fraction 1 keeps everything without the test */
+  s->threshold = fraction >= 1 ? UINT64_MAX : (uint64_t)(fraction * 18446744073709551616.0);
+  hfg_input_options io;
+  hfg_build_input_options(b, &io);
+  io.check_column = b->check_column; /* database inputs: incremental append */
+  io.last_value = b->last_value;
+  int rc;
+  char msg[1024];
+  if ((rc = hfg_record_reader_open(b->inputs, b->ninputs, &io, &s->rr, msg, sizeof msg)) != 0) {
+    hfg_err_set(err, rc, "%s", msg);
+    goto fail;
+  }
+  if ((rc = copy_names(s, err)) != 0) goto fail;
+  if ((rc = hfg_scheme_compile(b->rowkey, (const char *const *)s->names, s->ncolumns, &s->scheme,
+                               msg, sizeof msg)) != 0) {
+    hfg_err_set(err, rc, "rowkey '%s': %s", b->rowkey, msg);
+    goto fail;
+  }
+  if (raw_key && *raw_key) {
+    if ((rc = hfg_scheme_compile(raw_key, (const char *const *)s->names, s->ncolumns, &s->raw, msg,
+                                 sizeof msg)) != 0) {
+      hfg_err_set(err, rc, "raw key '%s': %s", raw_key, msg);
+      goto fail;
+    }
+    s->raw_desc = hfg_strdup(hfg_scheme_template(s->raw));
+  } else if (raw_key) {
+    s->raw_first = 1;
+    size_t n = strlen(s->names[0]) + 3;
+    if ((s->raw_desc = hfg_malloc(n)) != NULL) snprintf(s->raw_desc, n, "{%s}", s->names[0]);
+  }
+  if (raw_key && !s->raw_desc) {
+    rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
+    goto fail;
+  }
+  if ((rc = first_column(s, err)) != 0 || (rc = setup_columns(s, err)) != 0) goto fail;
+  *out = s;
+  return 0;
+fail:
+  plan_src_free(s);
+  return rc;
+}
+
+static void note_reject(plan_src *s, const hfg_record *r, const char *why) {
+  if (s->st.rejected++ == 0)
+    snprintf(s->st.first_reject, sizeof s->st.first_reject, "%.200s line %llu: %.280s",
+             r->file ? r->file : "-", (unsigned long long)r->line, why);
+}
+
+/* Encodes the row's values as build would; 0, HFG_EPARSE (why set) or HFG_ENOMEM. */
+static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
+  hfg_buf_reset(&s->values);
+  row->cells = 0;
+  row->cell_bytes = 0;
+  const hfg_colmap *m = &s->map;
+  for (size_t i = 0; i < m->ncols; i++) {
+    const hfg_cellcol *cc = &m->cols[i];
+    const hfg_field *f = &s->rec.fields[cc->column];
+    s->voff[i] = SIZE_MAX;
+    if (f->is_null || (f->len == 0 && s->b->empty == HFG_EMPTY_SKIP)) continue;
+    size_t at = s->values.len;
+    char e[256];
+    int rc = hfg_value_encode(cc->enc, f->p, f->len, &s->values, e, sizeof e);
+    if (rc == HFG_ENOMEM) return rc;
+    if (rc) {
+      char col[240];
+      hfg_colmap_column_text(m, cc, col, sizeof col);
+      snprintf(why, whylen, "%s: %.200s", col, e);
+      return HFG_EPARSE;
+    }
+    s->voff[i] = at;
+    row->cells++;
+    row->cell_bytes += m->family_len[cc->family] + cc->qualifier_len + (s->values.len - at);
+  }
+  s->ncells = 0;
+  for (size_t i = 0; i < m->ncols; i++) {
+    if (s->voff[i] == SIZE_MAX) continue;
+    size_t end = s->values.len;
+    for (size_t k = i + 1; k < m->ncols; k++)
+      if (s->voff[k] != SIZE_MAX) {
+        end = s->voff[k];
+        break;
+      }
+    s->cells[s->ncells++] = (plan_cell){m->families[m->cols[i].family], m->cols[i].qualifier,
+                                        s->values.p ? s->values.p + s->voff[i] : NULL,
+                                        end - s->voff[i]};
+  }
+  return 0;
+}
+
+static void raw_key(plan_src *s, plan_row *row) {
+  row->raw = NULL;
+  row->raw_len = 0;
+  if (s->raw_first) {
+    const hfg_field *f = &s->rec.fields[0];
+    if (f->len > 0 && f->len <= MAX_ROW) row->raw = (const uint8_t *)f->p, row->raw_len = f->len;
+  } else if (s->raw) {
+    size_t len;
+    if (hfg_scheme_eval(s->raw, s->rec.fields, s->rec.nfields, s->rawkey, MAX_ROW, &len, NULL, 0) ==
+            0 &&
+        len > 0)
+      row->raw = s->rawkey, row->raw_len = len;
+  }
+  if (!row->raw && (s->raw || s->raw_first)) s->st.raw_unkeyed++;
+}
+
+int plan_src_next(plan_src *s, plan_row *row, hfg_err *err) {
+  for (;;) {
+    int rc = hfg_record_reader_next(s->rr, &s->rec);
+    if (rc == 0) return 0;
+    if (rc < 0 && rc != HFG_EPARSE)
+      return hfg_err_set(err, rc, "%s", hfg_record_reader_errmsg(s->rr));
+    uint64_t i = s->st.records_read++;
+    if (s->fraction < 1 && plan_mix64(s->seed + i) >= s->threshold) continue;
+    s->st.records_sampled++;
+    if (rc == HFG_EPARSE) {
+      note_reject(s, &s->rec, s->rec.reason ? s->rec.reason : "malformed record");
+      continue;
+    }
+    char why[512];
+    size_t klen = 0;
+    if (hfg_dialect_null_key(s->scheme, s->rec.fields, s->rec.nfields, why, sizeof why)) {
+      note_reject(s, &s->rec, why);
+      continue;
+    }
+    int erc = hfg_scheme_eval(s->scheme, s->rec.fields, s->rec.nfields, s->key, MAX_ROW, &klen,
+                              why, sizeof why);
+    if (erc == HFG_ETOOBIG) snprintf(why, sizeof why, "rowkey longer than %d bytes", MAX_ROW);
+    else if (erc == 0 && klen == 0) erc = HFG_EPARSE, snprintf(why, sizeof why, "empty rowkey");
+    if (erc == 0) erc = row_cells(s, row, why, sizeof why);
+    if (erc == HFG_ENOMEM) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+    if (erc) {
+      note_reject(s, &s->rec, why);
+      continue;
+    }
+    row->rec = &s->rec;
+    row->key = s->key;
+    row->key_len = klen;
+    row->input_bytes = s->rec.raw_len + 1;
+    raw_key(s, row);
+    return 1;
+  }
+}
+
+const plan_cell *plan_src_cells(const plan_src *s, size_t *n) {
+  *n = s->ncells;
+  return s->cells;
+}
+
+void plan_src_stats_get(const plan_src *s, plan_src_stats *out) {
+  *out = s->st;
+  out->input_bytes = hfg_record_reader_bytes_read(s->rr);
+}
+
+const hfg_scheme *plan_src_scheme(const plan_src *s) { return s->scheme; }
+
+const char *const *plan_src_columns(const plan_src *s, size_t *n) {
+  *n = s->ncolumns;
+  return (const char *const *)s->names;
+}
+
+const char *plan_src_raw_key(const plan_src *s) { return s->raw_desc; }
+
+long plan_src_hot_column(const plan_src *s, const char *name) {
+  return name ? find_name(s->names, s->ncolumns, name, strlen(name)) : s->first_col;
+}
+
+void plan_src_free(plan_src *s) {
+  if (!s) return;
+  hfg_record_reader_free(s->rr);
+  hfg_scheme_free(s->scheme);
+  hfg_scheme_free(s->raw);
+  hfg_free(s->raw_desc);
+  for (size_t i = 0; i < s->ncolumns; i++) hfg_free(s->names[i]);
+  hfg_free(s->names);
+  hfg_colmap_free(&s->map);
+  hfg_free(s->voff);
+  hfg_free(s->cells);
+  hfg_buf_free(&s->values);
+  hfg_free(s);
+}
