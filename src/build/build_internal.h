@@ -3,8 +3,12 @@
  * works on, and each stage's entry points. hfg_build_run (build.c) drives
  * them in this order, each at most once:
  *
- *   setup_job → prepare_out_dir → ingest → (sorter finish) → emit → publish
- *   on any failure: cleanup_failed; always, last: release_out_dir, job_free
+ *   begin → setup_job → open_output (prepare_out_dir, rejects, sorter) → ingest
+ *   → sort_emit_publish (sorter finish → emit → publish); end (on any failure
+ *   cleanup_failed; always, last: release_out_dir, job_free)
+ *
+ * A job over other inputs (rekey: cells of store files) runs the same stages
+ * with its own setup and ingest; its payload is cells (cell_payload.h).
  *
  *   build_job.c      options init, job setup (columns, family options), job free
  *   build_ingest.c   records → rejects / payload → the sorter
@@ -89,6 +93,7 @@ typedef struct job {
   size_t marker_qualifier_len;
   struct hfg_block_pool *pool; /* emit: block compression on every core, NULL at 1 thread */
   unsigned pool_slots;      /* blocks in flight per writer */
+  int cell_payload;         /* records are typed cells (cell_payload.h), not columns */
 } job;
 
 static inline double now_s(void) {
@@ -104,6 +109,19 @@ static inline int canceled(const job *j) { return j->o->cancel && *j->o->cancel;
  * returns code. Thread-safe. */
 int hfg_build_fail(job *j, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #define fail hfg_build_fail /* the short name the stages use */
+
+/* build.c: the stages every job shares. begin sets up the job (options,
+ * timestamps, splits, the summary's regions); open_output checks the rejects
+ * path, prepares the output directory, opens the rejects file, checks the
+ * spill directory and makes the sorter; all_rejected fails a job whose every
+ * record was rejected; sort_emit_publish finishes the sort (t0: when ingest
+ * began), writes every region and publishes; end records a failure, cleans up
+ * and frees the job, returning the job's code (or rc when it has none). */
+int hfg_build_begin(job *j, const hfg_build_options *o, hfg_build_summary *sum);
+int hfg_build_open_output(job *j);
+int hfg_build_all_rejected(job *j);
+int hfg_build_sort_emit_publish(job *j, double t0);
+int hfg_build_end(job *j, int rc);
 
 /* build_job.c: the input's column names (header or --columns) → scheme,
  * cell columns and per-family HFile options. job_free releases what the
