@@ -364,15 +364,15 @@ static int locate(hfg_snapshot *s, const char *root, const char *name) {
 static int open_snapshot(hfg_snapshot *s, const char *name) {
   if (locate(s, s->info.root, name)) return s->err.code;
   const char *dir = s->info.dir;
+  s->listing = dir;
   char *p = snap_printf(s, "%s/_CORRUPTED", dir);
   if (!p) return s->err.code;
   if (exists(p))
     return hfg_err_set(&s->err, HFG_ECORRUPT, "%s: HBase marked snapshot %s as failed", p, name);
   if (!(p = snap_printf(s, "%s/.snapshotinfo", dir))) return s->err.code;
   if (load(s, p, HFG_ECORRUPT, "the SnapshotDescription", snap_pb_description)) return s->err.code;
-  if (s->info.table_qualifier)
-    s->info.table = snap_printf(s, "%s:%s", s->info.table_namespace, s->info.table_qualifier);
-  if (s->info.table_qualifier && !s->info.table) return s->err.code;
+  s->info.table = snap_printf(s, "%s:%s", s->info.table_namespace, s->info.table_qualifier);
+  if (!s->info.table) return s->err.code;
   char **names;
   size_t n;
   if (list_dir(s, dir, &names, &n)) return s->err.code;
@@ -380,13 +380,14 @@ static int open_snapshot(hfg_snapshot *s, const char *name) {
     if (!(p = snap_printf(s, "%s/data.manifest", dir))) return s->err.code;
     if (exists(p)) {
       s->info.layout = HFG_SNAP_LAYOUT_V2;
+      s->listing = p;
       return load(s, p, HFG_ECORRUPT, "the SnapshotDataManifest", snap_pb_data_manifest);
     }
     /* in progress when copied: the v1 region dirs and the region-manifest.* files;
      * the schema from a .tabledesc (the snapshot's, else the table's) */
     s->info.layout = HFG_SNAP_LAYOUT_V2_PARTS;
     int rc = load_tabledesc(s, dir);
-    if (rc == 1 && s->info.table_qualifier) {
+    if (rc == 1) {
       char *tdir = snap_printf(s, "%s/data/%s/%s", s->info.root, s->info.table_namespace,
                                s->info.table_qualifier);
       rc = tdir ? load_tabledesc(s, tdir) : s->err.code;
@@ -394,14 +395,24 @@ static int open_snapshot(hfg_snapshot *s, const char *name) {
         return hfg_err_set(&s->err, HFG_ECORRUPT,
                            "%s: no data.manifest and no table schema (no .tabledesc here nor in %s)",
                            dir, tdir);
-    } else if (rc == 1) {
-      return hfg_err_set(&s->err, HFG_ECORRUPT, "%s: no data.manifest and no table schema", dir);
     }
     if (rc || load_v1_regions(s, names, n)) return s->err.code;
     for (size_t i = 0; i < n; i++) {
       if (strncmp(names[i], "region-manifest.", 16)) continue;
       if (!(p = snap_printf(s, "%s/%s", dir, names[i]))) return s->err.code;
       if (load(s, p, HFG_EIO, "a region manifest", snap_pb_region_manifest)) return s->err.code;
+      /* HBase writes an entry for every family of the region (SnapshotManifest.addRegion);
+       * the entries are the file's last fields, so a cut between two of them still decodes */
+      const snap_rm *rm = &s->rms[s->nrm - 1];
+      for (size_t f = 0; f < s->nfam; f++) {
+        size_t k = 0;
+        while (k < rm->nfam && strcmp(rm->fams[k].family, s->fams[f].name)) k++;
+        if (k == rm->nfam)
+          return hfg_err_set(&s->err, HFG_ECORRUPT,
+                             "%s: no entry for family %s of the table schema (HBase writes one per "
+                             "family: a truncated region manifest)",
+                             p, s->fams[f].name);
+      }
     }
     return 0;
   }
@@ -409,8 +420,9 @@ static int open_snapshot(hfg_snapshot *s, const char *name) {
   int rc = load_tabledesc(s, dir);
   if (rc == 1)
     return hfg_err_set(&s->err, HFG_ECORRUPT,
-                       "%s: a version 0 (v1 layout) snapshot without .tabledesc (its table schema)",
-                       dir);
+                       "%s/.snapshotinfo: version 0 (the v1 layout), but %s/.tabledesc (its table "
+                       "schema) is missing",
+                       dir, dir);
   return rc ? rc : load_v1_regions(s, names, n);
 }
 
@@ -436,12 +448,7 @@ static void region_of(const snap_rm *rm, hfg_snap_region *r) {
 
 static int pick_regions(hfg_snapshot *s) {
   hfg_snap_info *in = &s->info;
-  if (!in->table_qualifier)
-    return hfg_err_set(&s->err, HFG_ECORRUPT, "%s: names no table (neither .snapshotinfo nor the schema)",
-                       in->dir);
-  if (!in->table && !(in->table = snap_printf(s, "%s:%s", in->table_namespace, in->table_qualifier)))
-    return s->err.code;
-  if (!s->nrm) return hfg_err_set(&s->err, HFG_ECORRUPT, "%s: the manifest lists no region", in->dir);
+  if (!s->nrm) return hfg_err_set(&s->err, HFG_ECORRUPT, "%s: lists no region", s->listing);
   /* MobUtils.getMobRegionInfo: start key ".mob", region id 0 */
   snap_rm mob = {.tns = in->table_namespace, .tqual = in->table_qualifier,
                  .start = (const uint8_t *)".mob", .start_len = 4};
@@ -488,7 +495,7 @@ static int pick_regions(hfg_snapshot *s) {
     if (bad)
       return hfg_err_set(&s->err, HFG_ECORRUPT,
                          "%s: the regions do not cover the key space once: %s (region %s [%s, %s)%s%s)",
-                         in->dir, bad, r->encoded, snap_esc(s, r->start_key, r->start_key_len),
+                         s->listing, bad, r->encoded, snap_esc(s, r->start_key, r->start_key_len),
                          snap_esc(s, r->end_key, r->end_key_len), nx ? ", next region starts at " : "",
                          nx ? snap_esc(s, nx->start_key, nx->start_key_len) : "");
   }

@@ -97,6 +97,7 @@ struct hfg_snapshot {
   hfg_err err;
   snap_chunk *arena;
   hfg_snap_info info;
+  const char *listing;  /* what lists the regions: data.manifest, or the snapshot directory */
   int has_schema;
   size_t nfam;
   hfg_snap_family *fams;

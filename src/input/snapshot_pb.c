@@ -361,7 +361,12 @@ int snap_pb_description(hfg_snapshot *s, const uint8_t *p, size_t n, const char 
   }
   in->name = snap_strndup(s, d->name.data, d->name.len);
   if (!in->name) goto fail;
-  if (d->has_table) {
+  if (!d->has_table) {
+    /* SnapshotDescriptionUtils.validate requires it of every snapshot taken */
+    rc = hfg_err_set(&s->err, HFG_ECORRUPT, "%s: names no table", file);
+    goto out;
+  }
+  {
     /* TableName.valueOf(String): "ns:qualifier", or "qualifier" in namespace default */
     const uint8_t *t = d->table.data, *c = d->table.len ? memchr(t, ':', d->table.len) : NULL;
     size_t nl = c ? (size_t)(c - t) : 0, qo = c ? nl + 1 : 0;
