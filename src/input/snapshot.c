@@ -584,15 +584,22 @@ static int open_dir(hfg_snapshot *s) {
 
 /* ---- lifecycle and accessors ---- */
 
-int hfg_snapshot_open(const char *root, const char *snapshot, hfg_snapshot **out) {
+hfg_snapshot *snap_new(const char *root) {
   hfg_snapshot *s = hfg_calloc(1, sizeof *s);
+  if (s && !(s->info.root = snap_strndup(s, root, strlen(root)))) {
+    hfg_snapshot_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+int hfg_snapshot_open(const char *root, const char *snapshot, hfg_snapshot **out) {
+  hfg_snapshot *s = snap_new(root ? root : "");
   *out = s;
   if (!s) return HFG_ENOMEM;
   int rc;
   if (!root || !*root) {
     rc = hfg_err_set(&s->err, HFG_EINVAL, "no root directory given");
-  } else if (!(s->info.root = snap_strndup(s, root, strlen(root)))) {
-    rc = s->err.code;
   } else {
     rc = snapshot ? open_snapshot(s, snapshot) : open_dir(s);
     if (!rc && snapshot) rc = pick_regions(s);

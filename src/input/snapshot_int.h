@@ -109,6 +109,10 @@ struct hfg_snapshot {
   hfg_snap_region *regions, *skipped;
 };
 
+/* An empty snapshot object for the parsers alone (tests, fuzzing); NULL if
+ * out of memory. Free it with hfg_snapshot_free. */
+hfg_snapshot *snap_new(const char *root);
+
 /* Zeroed memory owned by s (freed by hfg_snapshot_free), or NULL with
  * HFG_ENOMEM set in s->err. */
 void *snap_alloc(hfg_snapshot *s, size_t n);
