@@ -19,7 +19,6 @@
 #include "util/alloc.h"
 #include "util/coding.h"
 #include "util/escape.h"
-#include "util/hashes.h"
 
 /* ---- snapshot-owned memory: a list of chunks freed together ---- */
 
@@ -428,9 +427,12 @@ static int open_snapshot(hfg_snapshot *s, const char *name) {
 
 /* ---- the regions to read ---- */
 
-static int cmp_region(const void *a, const void *b) {
-  const hfg_snap_region *x = a, *y = b;
-  return hfg_bytes_cmp(x->start_key, x->start_key_len, y->start_key, y->start_key_len);
+static int cmp_rm_start(const void *a, const void *b) {
+  const snap_rm *x = *(const snap_rm *const *)a, *y = *(const snap_rm *const *)b;
+  return hfg_bytes_cmp(x->start, x->start_len, y->start, y->start_len);
+}
+static int cmp_rm_name(const void *a, const void *b) {
+  return strcmp((*(const snap_rm *const *)a)->encoded, (*(const snap_rm *const *)b)->encoded);
 }
 
 static void region_of(const snap_rm *rm, hfg_snap_region *r) {
@@ -452,26 +454,22 @@ static int pick_regions(hfg_snapshot *s) {
   /* MobUtils.getMobRegionInfo: start key ".mob", region id 0 */
   snap_rm mob = {.tns = in->table_namespace, .tqual = in->table_qualifier,
                  .start = (const uint8_t *)".mob", .start_len = 4};
-  {
-    uint8_t d[HFG_MD5_LEN];
-    char b[600];
-    int bl = snprintf(b, sizeof b, "%s%s%s,.mob,0", strcmp(mob.tns, "default") ? mob.tns : "",
-                      strcmp(mob.tns, "default") ? ":" : "", mob.tqual);
-    hfg_hash_md5(b, (size_t)bl, d);
-    for (int i = 0; i < HFG_MD5_LEN; i++) sprintf(mob.encoded + 2 * i, "%02x", d[i]);
-  }
+  const snap_rm **by = snap_alloc(s, s->nrm * sizeof *by);
   s->regions = snap_alloc(s, s->nrm * sizeof *s->regions);
   s->skipped = snap_alloc(s, s->nrm * sizeof *s->skipped);
-  if (!s->regions || !s->skipped) return s->err.code;
+  if (!by || !s->regions || !s->skipped || snap_encode_region(s, &mob)) return s->err.code;
+  for (size_t i = 0; i < s->nrm; i++) by[i] = &s->rms[i];
+  qsort(by, s->nrm, sizeof *by, cmp_rm_name);
+  for (size_t i = 1; i < s->nrm; i++)
+    if (!strcmp(by[i - 1]->encoded, by[i]->encoded))
+      return hfg_err_set(&s->err, HFG_ECORRUPT, "region %s is listed twice: in %s and in %s",
+                         by[i]->encoded, by[i - 1]->source, by[i]->source);
+  size_t nkeep = 0;
   for (size_t i = 0; i < s->nrm; i++) {
     const snap_rm *rm = &s->rms[i];
     if (strcmp(rm->tns, in->table_namespace) || strcmp(rm->tqual, in->table_qualifier))
       return hfg_err_set(&s->err, HFG_ECORRUPT, "%s: region %s is of table %s:%s, the snapshot of %s",
                          rm->source, rm->encoded, rm->tns, rm->tqual, in->table);
-    for (size_t k = 0; k < i; k++)
-      if (!strcmp(s->rms[k].encoded, rm->encoded))
-        return hfg_err_set(&s->err, HFG_ECORRUPT, "region %s is listed twice: in %s and in %s",
-                           rm->encoded, s->rms[k].source, rm->source);
     const char *why = NULL;
     if (rm->offline && rm->split)
       why = "split parent (offline and split): its daughters hold its cells";
@@ -479,31 +477,34 @@ static int pick_regions(hfg_snapshot *s) {
       why = "the MOB pseudo-region";
     else if (rm->replica_id > 0)
       why = "a read replica";
-    hfg_snap_region *r = why ? &s->skipped[s->nskipped++] : &s->regions[s->nregions++];
-    region_of(rm, r);
-    r->skip_reason = why;
+    if (why) {
+      hfg_snap_region *r = &s->skipped[s->nskipped++];
+      region_of(rm, r);
+      r->skip_reason = why;
+    } else {
+      by[nkeep++] = rm;
+    }
   }
-  if (s->nregions > 1) qsort(s->regions, s->nregions, sizeof *s->regions, cmp_region);
-  for (size_t i = 0; i < s->nregions; i++) {
-    const hfg_snap_region *r = &s->regions[i], *nx = i + 1 < s->nregions ? r + 1 : NULL;
+  /* the kept regions by start key: each must end where the next starts */
+  if (nkeep > 1) qsort(by, nkeep, sizeof *by, cmp_rm_start);
+  for (size_t i = 0; i < nkeep; i++) {
+    const snap_rm *r = by[i], *nx = i + 1 < nkeep ? by[i + 1] : NULL;
     const char *bad = NULL;
-    if (i == 0 && r->start_key_len) bad = "the first region does not start at the empty key";
-    else if (!nx && r->end_key_len) bad = "the last region does not end at the empty key";
-    else if (nx && (!r->end_key_len || hfg_bytes_cmp(r->end_key, r->end_key_len, nx->start_key,
-                                                     nx->start_key_len)))
+    if (i == 0 && r->start_len) bad = "the first region does not start at the empty key";
+    else if (!nx && r->end_len) bad = "the last region does not end at the empty key";
+    else if (nx && (!r->end_len || hfg_bytes_cmp(r->end, r->end_len, nx->start, nx->start_len)))
       bad = "a region does not end where the next one starts (a gap or an overlap)";
     if (bad)
       return hfg_err_set(&s->err, HFG_ECORRUPT,
                          "%s: the regions do not cover the key space once: %s (region %s [%s, %s)%s%s)",
-                         s->listing, bad, r->encoded, snap_esc(s, r->start_key, r->start_key_len),
-                         snap_esc(s, r->end_key, r->end_key_len), nx ? ", next region starts at " : "",
-                         nx ? snap_esc(s, nx->start_key, nx->start_key_len) : "");
+                         s->listing, bad, r->encoded, snap_esc(s, r->start, r->start_len),
+                         snap_esc(s, r->end, r->end_len), nx ? ", next region starts at " : "",
+                         nx ? snap_esc(s, nx->start, nx->start_len) : "");
   }
-  for (size_t i = 0; i < s->nregions; i++) {
-    const snap_rm *rm = NULL;
-    for (size_t k = 0; k < s->nrm && !rm; k++)
-      if (s->rms[k].encoded == s->regions[i].encoded) rm = &s->rms[k];
-    if (snap_resolve_region(s, rm, &s->regions[i])) return s->err.code;
+  for (size_t i = 0; i < nkeep; i++) {
+    region_of(by[i], &s->regions[i]);
+    if (snap_resolve_region(s, by[i], &s->regions[i])) return s->err.code;
+    s->nregions++;
   }
   return 0;
 }
@@ -555,11 +556,11 @@ static int open_dir(hfg_snapshot *s) {
       /* StoreFileInfo.getBulkloadSeqId: the digits after "_SeqId_" up to the next '_' */
       const char *m = strstr(files[j], "_SeqId_");
       int64_t seq = -1;
-      if (m) {
+      if (m && m[7] >= '0' && m[7] <= '9') {
         char *e;
         errno = 0;
         long long v = strtoll(m + 7, &e, 10);
-        if (e > m + 7 && *e == '_' && !errno && v >= 0) seq = v;
+        if (*e == '_' && !errno) seq = v;
       }
       o[k] = (hfg_snap_file){.name = files[j], .kind = HFG_SNAP_HFILE, .path = fp,
                              .area = HFG_SNAP_AREA_DIR, .size = (uint64_t)sb.st_size,

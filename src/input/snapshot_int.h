@@ -137,6 +137,8 @@ void snap_pb_allocator(struct ProtobufCAllocator *a, int *nomem);
 int snap_pb_description(hfg_snapshot *s, const uint8_t *p, size_t n, const char *file);
 int snap_pb_data_manifest(hfg_snapshot *s, const uint8_t *p, size_t n, const char *file);
 int snap_pb_region_manifest(hfg_snapshot *s, const uint8_t *p, size_t n, const char *file);
+/* rm->encoded from rm's table, start key, region id and replica id (RegionInfo.encodeRegionName) */
+int snap_encode_region(hfg_snapshot *s, snap_rm *rm);
 /* .regioninfo: "PBUF" + varint length + RegionInfo, into rm */
 int snap_pb_regioninfo(hfg_snapshot *s, const uint8_t *p, size_t n, const char *file,
                        snap_rm *rm);

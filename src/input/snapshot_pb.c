@@ -104,7 +104,7 @@ static int conv_table(hfg_snapshot *s, const Hfg__Snap__TableName *t, const char
 /* RegionInfo.createRegionName(table, start, id, replica, newFormat) hashed as
  * RegionInfo.encodeRegionName does: lowercase hex MD5 of
  * "<table>,<start>,<id>[_<replica %04X>]", where <table> omits "default:". */
-static int encode_region(hfg_snapshot *s, snap_rm *rm) {
+int snap_encode_region(hfg_snapshot *s, snap_rm *rm) {
   size_t tl = strlen(rm->tqual) + (strcmp(rm->tns, "default") ? strlen(rm->tns) + 1 : 0);
   size_t n = tl + rm->start_len + 40;
   uint8_t *b = hfg_malloc(n);
@@ -139,7 +139,7 @@ static int conv_regioninfo(hfg_snapshot *s, const Hfg__Snap__RegionInfo *ri, con
   rm->replica_id = ri->has_replica_id ? ri->replica_id : 0;
   rm->source = snap_strndup(s, file, strlen(file));
   if (!rm->source) return s->err.code;
-  return encode_region(s, rm);
+  return snap_encode_region(s, rm);
 }
 
 static int conv_region_manifest(hfg_snapshot *s, const Hfg__Snap__SnapshotRegionManifest *m,
