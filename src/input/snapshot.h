@@ -89,8 +89,11 @@ typedef struct hfg_snap_kv {
 } hfg_snap_kv;
 
 /* A column family. The settings are the values HBase would use: the
- * descriptor's, or HBase's default where it lacks the key (the defaults of
- * ColumnFamilyDescriptorBuilder). Unknown (snapshot == NULL): NULL and -1. */
+ * descriptor's, parsed as its getters parse them (Integer.parseInt; enum names
+ * in any case), or HBase's default where it lacks the key (the defaults of
+ * ColumnFamilyDescriptorBuilder); what a number means is the caller's (TTL
+ * 2147483647 and -1 are "forever", HStore.determineTTLFromFamily). Unknown
+ * (snapshot == NULL): NULL and -1. */
 typedef struct hfg_snap_family {
   const char *name;                 /* NUL-terminated; never holds a NUL or '/' */
   size_t name_len;
