@@ -308,8 +308,7 @@ static int load_v1_region(hfg_snapshot *s, const char *rdir, const char *dirname
       snap_sf *sf = &ff->files[ff->nfiles];
       if (!snap_parse_name(files[k], strlen(files[k]), &sf->parsed))
         return hfg_err_set(&s->err, HFG_ECORRUPT, "%s: not a store-file name", fp);
-      sf->name = files[k];
-      sf->v1_path = fp;
+      sf->name = files[k]; /* a reference's content: this file, found again at resolution */
       ff->nfiles++;
     }
   }

@@ -232,28 +232,24 @@ static const char *piece(hfg_snapshot *s, const char *name, size_t off, size_t l
  * of the table's region (RestoreSnapshotHelper.restoreReferenceFile). */
 static int load_reference(hfg_snapshot *s, const snap_rm *rm, const snap_ff *ff, const snap_sf *sf,
                           hfg_snap_half *half, const uint8_t **key, size_t *key_len) {
-  const char *path = sf->v1_path;
+  const char *path = snap_printf(s, "%s/%s/%s/%s", s->info.dir, rm->encoded, ff->family, sf->name);
+  const char *v1 = path;
+  struct stat st;
+  hfg_snap_area area;
+  uint64_t size;
+  if (!path) return s->err.code;
+  if (stat(path, &st) || !S_ISREG(st.st_mode))
+    path = find_file(s, s->info.table_namespace, s->info.table_qualifier, rm->encoded, ff->family,
+                     sf->name, &area, &size);
   if (!path) {
-    char *v1 = snap_printf(s, "%s/%s/%s/%s", s->info.dir, rm->encoded, ff->family, sf->name);
-    struct stat st;
-    hfg_snap_area area;
-    uint64_t size;
-    if (!v1) return s->err.code;
-    if (stat(v1, &st) == 0 && S_ISREG(st.st_mode))
-      path = v1;
-    else
-      path = find_file(s, s->info.table_namespace, s->info.table_qualifier, rm->encoded, ff->family,
-                       sf->name, &area, &size);
-    if (!path) {
-      if (s->err.code) return s->err.code;
-      return hfg_err_set(&s->err, HFG_ECORRUPT,
-                         "reference %s (region %s, family %s): the manifest holds no Reference and "
-                         "no reference file exists at %s nor at %s/{data,archive/data,.tmp/data,"
-                         "mobdir/data}/%s/%s/%s/%s/%s",
-                         sf->name, rm->encoded, ff->family, v1, s->info.root,
-                         s->info.table_namespace, s->info.table_qualifier, rm->encoded, ff->family,
-                         sf->name);
-    }
+    if (s->err.code) return s->err.code;
+    return hfg_err_set(&s->err, HFG_ECORRUPT,
+                       "reference %s (region %s, family %s): the manifest holds no Reference and "
+                       "no reference file exists at %s nor at %s/{data,archive/data,.tmp/data,"
+                       "mobdir/data}/%s/%s/%s/%s/%s",
+                       sf->name, rm->encoded, ff->family, v1, s->info.root,
+                       s->info.table_namespace, s->info.table_qualifier, rm->encoded, ff->family,
+                       sf->name);
   }
   uint8_t *buf;
   size_t n;

@@ -66,7 +66,6 @@ typedef struct snap_sf {
   size_t splitkey_len;
   int has_size;
   uint64_t size;
-  const char *v1_path;       /* v1 layout: the name file in the snapshot directory */
 } snap_sf;
 
 typedef struct snap_ff {

@@ -518,6 +518,12 @@ TEST(reference_encodings) {
   hfg_buf_reset(&k);
   CHECK_EQ_INT(snap_parse_reference(b, n, &h, &k, why, sizeof why), 0);
   CHECK_EQ_INT(h, HFG_SNAP_TOP);
+  /* bytes after a legacy key */
+  n = sb_reference_bytes(b, 1, "r", 1);
+  b[n++] = 0;
+  hfg_buf_reset(&k);
+  CHECK_EQ_INT(snap_parse_reference(b, n, &h, &k, why, sizeof why), HFG_ECORRUPT);
+  CHECK(strstr(why, "after its key") != NULL);
   /* the empty row of a merge of the first region */
   n = sb_reference_bytes(b, 1, "", 0);
   hfg_buf_reset(&k);

@@ -144,7 +144,26 @@ TEST(hostile_names) {
   sb_region r2 = {"", "", 1, 0, 0, (const sb_file[]){{"../x", H1, 0, 0, -1}}, 1};
   simple(root, "fam", &r2, 1, NULL);
   expect_fail(root, "fam", HFG_ECORRUPT, "not a legal column family name", NULL, NULL);
+  char rel[512];
+  snprintf(rel, sizeof rel, "data/default/t/%s/f/%s", sb_encoded("default", "t", "", 1), H1);
+  sb_puts(root, rel, "h1");
+  snprintf(rel, sizeof rel, "data/default/t/%s/f/%s", sb_encoded("default", "t", "", 1), H2);
+  sb_puts(root, rel, "h2");
+  sb_region r3 = {"", "", 1, 0, 0, (const sb_file[]){{"a/b", H1, 0, 0, -1}}, 1};
+  simple(root, "slash", &r3, 1, NULL);
+  expect_fail(root, "slash", HFG_ECORRUPT, "'a/b' is not a legal column family name", NULL, NULL);
   Hfg__Snap__ColumnFamilySchema *fams[] = {sb_family("f", NULL, NULL)};
+  /* one family listed twice in a region */
+  sb_region r4 = {"", "", 1, 0, 0, (const sb_file[]){{"f", H1, 0, 0, -1}, {"g", H2, 0, 0, -1}}, 2};
+  Hfg__Snap__SnapshotRegionManifest *rm4 = sb_region_manifest("default", "t", &r4);
+  rm4->family_files[1]->family_name = sb_bin("f");
+  Hfg__Snap__SnapshotDataManifest dm = HFG__SNAP__SNAPSHOT_DATA_MANIFEST__INIT;
+  dm.table_schema = sb_schema("default", "t", fams, 1, NULL);
+  dm.n_region_manifests = 1;
+  dm.region_manifests = &rm4;
+  sb_snapshotinfo(root, "twice", "t", 2);
+  sb_putpb(root, ".hbase-snapshot/twice/data.manifest", &dm.base, 0, 0);
+  expect_fail(root, "twice", HFG_ECORRUPT, "lists family f twice", NULL, NULL);
   sb_snapshotinfo(root, "tab", "a/b", 2);
   expect_fail(root, "tab", HFG_ECORRUPT, "not a legal HBase table name", "a/b", NULL);
   sb_snapshotinfo(root, "tab2", "../x", 2);
@@ -158,6 +177,63 @@ TEST(hostile_names) {
   sb_snapshotinfo(root, "dup", "t", 2);
   sb_data_manifest(root, "dup", sb_schema("default", "t", two, 2, NULL), "default", "t", &WHOLE, 1);
   expect_fail(root, "dup", HFG_ECORRUPT, "family f is defined twice", NULL, NULL);
+  /* the schema of another table */
+  sb_snapshotinfo(root, "sch", "t", 2);
+  sb_data_manifest(root, "sch", sb_schema("ns", "t", fams, 1, NULL), "default", "t", &WHOLE, 1);
+  expect_fail(root, "sch", HFG_ECORRUPT, "the schema is of table ns:t", "sch/data.manifest", NULL);
+  sb_reset();
+}
+
+/* The MOB pseudo-region and read replicas are listed but not read; a region
+ * listed twice, or a v1 directory whose RegionInfo names another region, is refused. */
+TEST(regions_skipped_or_refused) {
+  const char *root = sb_root("skip");
+  sb_region r[] = {{"", "", 5, 0, 0, NULL, 0}, {".mob", "", 0, 0, 0, NULL, 0},
+                   {"", "", 5, 0, 0, NULL, 0}};
+  Hfg__Snap__ColumnFamilySchema *fams[] = {sb_family("f", NULL, NULL)};
+  Hfg__Snap__SnapshotRegionManifest *rms[3];
+  for (int i = 0; i < 3; i++) rms[i] = sb_region_manifest("default", "t", &r[i]);
+  rms[2]->region_info->has_replica_id = 1;
+  rms[2]->region_info->replica_id = 1;
+  Hfg__Snap__SnapshotDataManifest dm = HFG__SNAP__SNAPSHOT_DATA_MANIFEST__INIT;
+  dm.table_schema = sb_schema("default", "t", fams, 1, NULL);
+  dm.n_region_manifests = 3;
+  dm.region_manifests = rms;
+  sb_snapshotinfo(root, "s", "t", 2);
+  sb_putpb(root, ".hbase-snapshot/s/data.manifest", &dm.base, 0, 0);
+  hfg_snapshot *s;
+  CHECK_EQ_INT(hfg_snapshot_open(root, "s", &s), 0);
+  CHECK_EQ_INT(hfg_snapshot_nregions(s), 1);
+  REQUIRE(hfg_snapshot_nskipped(s) == 2);
+  CHECK(strstr(hfg_snapshot_skipped(s, 0)->skip_reason, "MOB") != NULL);
+  CHECK(!strcmp(hfg_snapshot_skipped(s, 0)->encoded, sb_encoded("default", "t", ".mob", 0)));
+  CHECK(strstr(hfg_snapshot_skipped(s, 1)->skip_reason, "replica") != NULL);
+  hfg_snapshot_free(s);
+  /* in progress: the same region as a v1 directory and as a region manifest */
+  sb_snapshotinfo(root, "p", "t", 2);
+  const char *E = sb_encoded("default", "t", "", 5);
+  char rel[512];
+  snprintf(rel, sizeof rel, ".hbase-snapshot/p/%s/.regioninfo", E);
+  sb_putpb(root, rel, &sb_regioninfo("default", "t", &r[0])->base, 1, 1);
+  snprintf(rel, sizeof rel, ".hbase-snapshot/p/region-manifest.%s", E);
+  Hfg__Snap__SnapshotRegionManifest *m = sb_region_manifest("default", "t", &r[0]);
+  Hfg__Snap__SnapshotRegionManifest__FamilyFiles ff = HFG__SNAP__SNAPSHOT_REGION_MANIFEST__FAMILY_FILES__INIT;
+  Hfg__Snap__SnapshotRegionManifest__FamilyFiles *ffp = &ff;
+  ff.family_name = sb_bin("f");
+  m->family_files = &ffp;
+  m->n_family_files = 1;
+  sb_putpb(root, rel, &m->base, 0, 0);
+  sb_putpb(root, ".hbase-snapshot/p/.tabledesc/.tableinfo.0000000001",
+           &sb_schema("default", "t", fams, 1, NULL)->base, 1, 0);
+  expect_fail(root, "p", HFG_ECORRUPT, "is listed twice", E, "region-manifest.");
+  /* a v1 region directory named after another region */
+  sb_snapshotinfo(root, "v1", "t", -1);
+  sb_putpb(root, ".hbase-snapshot/v1/.tabledesc/.tableinfo.0000000001",
+           &sb_schema("default", "t", fams, 1, NULL)->base, 1, 0);
+  sb_putpb(root, ".hbase-snapshot/v1/abcdef/.regioninfo", &sb_regioninfo("default", "t", &r[0])->base,
+           1, 1);
+  expect_fail(root, "v1", HFG_ECORRUPT, "not its directory's name abcdef", "v1/abcdef/.regioninfo",
+              NULL);
   sb_reset();
 }
 
