@@ -335,14 +335,24 @@ static void pw_msg(hfg_buf *b, unsigned field, hfg_buf *m) {
 
 /* riverbed's multi_region_snapshot (dethi/riverbed snapshot/testdata, written
  * by HBase 2.6.4; research doc rekey-snapshot.md section 1.3): .snapshotinfo
- * as its bytes; the manifest encoded by hand from its decoded fields. The
- * region directory names HBase gave the three regions are the oracle of the
- * encoded-name rule. */
+ * as its 50 bytes, which the hand encoder below must reproduce from the decoded
+ * fields; the manifest encoded by hand the same way. The region directory
+ * names HBase gave the three regions are the oracle of the encoded-name rule. */
 TEST(hand_encoded_hbase_snapshot) {
   static const uint8_t info[] = {
       0x0a, 0x15, 'm', 'u', 'l', 't', 'i', '_', 'r', 'e', 'g', 'i', 'o', 'n', '_', 's', 'n',
       'a', 'p', 's', 'h', 'o', 't', 0x12, 0x0c, 'm', 'u', 'l', 't', 'i', '_', 'r', 'e', 'g',
       'i', 'o', 'n', 0x18, 0xfb, 0xc1, 0x94, 0xf8, 0xc6, 0x33, 0x20, 0x01, 0x28, 0x02, 0x40, 0x00};
+  /* the fields decoded in the research doc, encoded by hand: HBase's exact bytes */
+  hfg_buf hb = HFG_BUF_INIT;
+  pw_str(&hb, 1, "multi_region_snapshot");
+  pw_str(&hb, 2, "multi_region");
+  pw_int(&hb, 3, 1771389133051ULL);
+  pw_int(&hb, 4, 1);
+  pw_int(&hb, 5, 2);
+  pw_int(&hb, 8, 0);
+  CHECK(hb.len == sizeof info && !memcmp(hb.p, info, sizeof info));
+  hfg_buf_free(&hb);
   const char *root = sb_root("riverbed");
   sb_put(root, ".hbase-snapshot/multi_region_snapshot/.snapshotinfo", info, sizeof info);
   static const struct {
