@@ -178,8 +178,9 @@ typedef struct hfg_snap_info {
 
 /* Opens snapshot `snapshot` under the HBase root (or export target) `root`;
  * snapshot == NULL reads `root` as a directory of family folders. Returns 0 or
- * a negative HFG_E* code: HFG_EIO (a file that cannot be read, or missing),
- * HFG_ECORRUPT (bytes that do not decode, a missing store file, regions that do
+ * a negative HFG_E* code: HFG_EIO (no such root or snapshot, a file that
+ * cannot be read), HFG_ECORRUPT (a file of the snapshot missing, bytes that do
+ * not decode, a store file found nowhere, sizes that differ, regions that do
  * not tile), HFG_EUNSUPPORTED (MOB, encryption, the pre-0.96 layout, an
  * in-progress snapshot), HFG_EINVAL (a snapshot name HBase would refuse),
  * HFG_ENOMEM. On failure *out still receives a snapshot holding the message
@@ -201,7 +202,8 @@ size_t hfg_snapshot_nfamilies(const hfg_snapshot *s);
 const hfg_snap_family *hfg_snapshot_family(const hfg_snapshot *s, size_t i);
 /* The index of the family named name[0..len), or -1. */
 long hfg_snapshot_family_index(const hfg_snapshot *s, const void *name, size_t len);
-/* The last value stored for key among f's attributes, then configuration; NULL if none. */
+/* The last value stored for key among f's attributes, then configuration; NULL if none
+ * (an empty value counts as none: HBase's setValue removes the key). */
 const char *hfg_snap_family_attr(const hfg_snap_family *f, const char *key);
 
 /* The regions to read, sorted by start key: together they cover every row once. */
