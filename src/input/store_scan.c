@@ -87,14 +87,18 @@ int hfg_store_scan_create(const hfg_store_scan_options *o, hfg_store_scan **out)
                        o->raw ? "a raw copy cannot keep that visibility either"
                               : "read it through HBase instead");
   if (o->versions < 1)
-    return hfg_err_set(&s->err, HFG_EINVAL, "VERSIONS %" PRId32 ": must be at least 1", o->versions);
+    return hfg_err_set(&s->err, HFG_EINVAL, "VERSIONS %" PRId32 ": must be at least 1",
+                       o->versions);
   if (o->min_versions < 0 || o->min_versions > o->versions)
-    return hfg_err_set(&s->err, HFG_EINVAL, "MIN_VERSIONS %" PRId32 ": must be 0..VERSIONS (%" PRId32 ")",
+    return hfg_err_set(&s->err, HFG_EINVAL,
+                       "MIN_VERSIONS %" PRId32 ": must be 0..VERSIONS (%" PRId32 ")",
                        o->min_versions, o->versions);
   if (o->as_of_ms < 0)
-    return hfg_err_set(&s->err, HFG_EINVAL, "as-of time %" PRId64 " ms: must not be negative", o->as_of_ms);
+    return hfg_err_set(&s->err, HFG_EINVAL, "as-of time %" PRId64 " ms: must not be negative",
+                       o->as_of_ms);
   if (o->keep_deleted < HFG_KEEP_DELETED_FALSE || o->keep_deleted > HFG_KEEP_DELETED_TTL)
-    return hfg_err_set(&s->err, HFG_EINVAL, "KEEP_DELETED_CELLS value %d unknown", (int)o->keep_deleted);
+    return hfg_err_set(&s->err, HFG_EINVAL, "KEEP_DELETED_CELLS value %d unknown",
+                       (int)o->keep_deleted);
   if (o->family_len > 127)
     return hfg_err_set(&s->err, HFG_EINVAL, "family of %zu bytes exceeds 127", o->family_len);
   if (o->start_row_len && o->end_row_len &&
@@ -151,8 +155,8 @@ static int fileinfo_long(hfg_store_scan *s, const hfg_store_file *f, const char 
   *has = hfg_reader_fileinfo_get(f->reader, key, &p, &n) == 1;
   if (!*has) return 0;
   if (n != 8)
-    return hfg_err_set(&s->err, HFG_ECORRUPT, "store file %s: file info %s has %zu bytes, expected 8",
-                       f->name, key, n);
+    return hfg_err_set(&s->err, HFG_ECORRUPT,
+                       "store file %s: file info %s has %zu bytes, expected 8", f->name, key, n);
   *v = (int64_t)hfg_get_be64(p);
   return 0;
 }
@@ -185,14 +189,16 @@ int hfg_store_scan_describe(hfg_store_scan *s, hfg_store_file *f) {
 
 int hfg_store_scan_add(hfg_store_scan *s, const hfg_store_file *f) {
   if (s->err.code) return s->err.code;
-  if (s->started) return hfg_err_set(&s->err, HFG_ESTATE, "store file added after the scan started");
+  if (s->started)
+    return hfg_err_set(&s->err, HFG_ESTATE, "store file added after the scan started");
   if (!f->reader || !f->name)
     return hfg_err_set(&s->err, HFG_EINVAL, "store file without a reader or a name");
   if (hfg_reader_errcode(f->reader))
     return hfg_err_set(&s->err, hfg_reader_errcode(f->reader), "store file %s: %s", f->name,
                        hfg_reader_errmsg(f->reader));
   if (f->half != HFG_HALF_WHOLE && f->half != HFG_HALF_BOTTOM && f->half != HFG_HALF_TOP)
-    return hfg_err_set(&s->err, HFG_EINVAL, "store file %s: unknown half %d", f->name, (int)f->half);
+    return hfg_err_set(&s->err, HFG_EINVAL, "store file %s: unknown half %d", f->name,
+                       (int)f->half);
   if (f->half != HFG_HALF_WHOLE && f->split_row_len > 32767)
     return hfg_err_set(&s->err, HFG_EINVAL, "store file %s: split row of %zu bytes exceeds 32767",
                        f->name, f->split_row_len);
@@ -216,7 +222,8 @@ int hfg_store_scan_add(hfg_store_scan *s, const hfg_store_file *f) {
   x->half = f->half;
   x->added = s->nsrc;
   x->name = hfg_strdup(f->name);
-  if (!x->name || (f->half != HFG_HALF_WHOLE && copy_bytes(&x->split, f->split_row, f->split_row_len))) {
+  if (!x->name ||
+      (f->half != HFG_HALF_WHOLE && copy_bytes(&x->split, f->split_row, f->split_row_len))) {
     hfg_free(x->name);
     return oom(s);
   }
@@ -292,9 +299,11 @@ static int src_advance(hfg_store_scan *s, ss_src *x) {
   /* the bottom half ends before the first cell of the split row */
   if (x->half == HFG_HALF_BOTTOM && hfg_bytes_cmp(c->row, c->row_len, x->split, x->split_len) >= 0)
     return 0;
-  if (c->family_len != s->family_len || (c->family_len && memcmp(c->family, s->family, c->family_len)))
+  if (c->family_len != s->family_len ||
+      (c->family_len && memcmp(c->family, s->family, c->family_len)))
     return cell_fail(s, x, HFG_ECORRUPT, "not of the family scanned");
-  if (!known_type(c->type)) return cell_fail(s, x, HFG_ECORRUPT, "cell type not Put or a delete type");
+  if (!known_type(c->type))
+    return cell_fail(s, x, HFG_ECORRUPT, "cell type not Put or a delete type");
   if (x->prev_key.len) {
     hfg_cell prev;
     if (hfg_parse_key(x->prev_key.p, x->prev_key.len, &prev) == 0 && ss_cell_cmp(&prev, c) > 0)

@@ -77,7 +77,8 @@ static int ttl_tag_expired(const hfg_cell *c, int64_t now, int *expired, hfg_err
   *expired = 0;
   size_t pos = 0, n = c->tags_len;
   while (pos < n) {
-    if (n - pos < 3) return hfg_err_set(e, HFG_ECORRUPT, "malformed tags: %zu bytes left at %zu", n - pos, pos);
+    if (n - pos < 3)
+      return hfg_err_set(e, HFG_ECORRUPT, "malformed tags: %zu bytes left at %zu", n - pos, pos);
     size_t tl = hfg_get_be16(c->tags + pos);
     if (tl < 1 || tl > n - pos - 2)
       return hfg_err_set(e, HFG_ECORRUPT, "malformed tags: tag at %zu of length %zu in %zu bytes",
@@ -155,7 +156,8 @@ static int tracker_is_deleted(ss_match *m, const hfg_cell *c, hfg_err *e) {
     } else if (r > 0) {
       m->has_del = 0; /* a later column */
     } else {
-      return hfg_err_set(e, HFG_EORDER, "a put sorts before the column of the delete marker before it");
+      return hfg_err_set(e, HFG_EORDER,
+                         "a put sorts before the column of the delete marker before it");
     }
   }
   return NOT_DELETED;
@@ -208,7 +210,8 @@ int ss_match_cell(ss_match *m, const ss_conf *cf, const hfg_cell *c, int *verdic
   if (m->has_family_stamp || m->fv_n || m->has_del) {
     int d = tracker_is_deleted(m, c, e);
     if (d < 0) return d;
-    if (d == FAMILY_DELETED || d == COLUMN_DELETED) return seek_next_col(m, c, SS_DELETED, verdict, e);
+    if (d == FAMILY_DELETED || d == COLUMN_DELETED)
+      return seek_next_col(m, c, SS_DELETED, verdict, e);
     if (d != NOT_DELETED) {
       *verdict = SS_DELETED;
       return 0;

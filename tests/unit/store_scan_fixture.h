@@ -43,14 +43,15 @@ static inline int tc_cmp(const void *pa, const void *pb) {
   return a->type > b->type ? -1 : a->type < b->type;
 }
 
-static inline int tfile_make_bs(tfile *f, const tc *in, size_t n, uint32_t block_size) {
+/* cells in any order; wo NULL: the writer's defaults (BULKLOAD_TIMESTAMP 1000 either way) */
+static inline int tfile_make_wo(tfile *f, const tc *in, size_t n, const hfg_writer_options *wo) {
   tc *c = malloc((n ? n : 1) * sizeof *c);
   memcpy(c, in, n * sizeof *c);
   qsort(c, n, sizeof *c, tc_cmp);
   hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
+  if (wo) o = *wo;
   o.bulkload_timestamp = 1000;
   o.fsync = 0;
-  if (block_size) o.block_size = block_size;
   hfg_writer *w = NULL;
   const char *fam = n && c[0].fam ? c[0].fam : "f";
   int rc = hfg_writer_open_mem(fam, &o, &w);
@@ -87,7 +88,9 @@ static inline int tfile_make_bs(tfile *f, const tc *in, size_t n, uint32_t block
   return 1;
 }
 
-static inline int tfile_make(tfile *f, const tc *in, size_t n) { return tfile_make_bs(f, in, n, 0); }
+static inline int tfile_make(tfile *f, const tc *in, size_t n) {
+  return tfile_make_wo(f, in, n, NULL);
+}
 
 static inline void tfile_drop(tfile *f) {
   hfg_reader_close(f->r);
@@ -98,7 +101,8 @@ static inline void tfile_drop(tfile *f) {
 /* Re-opens the reader after the bytes were edited. */
 static inline void tfile_reopen(tfile *f) {
   hfg_reader_close(f->r);
-  if (hfg_reader_open_mem(f->p, f->len, &f->r)) fprintf(stderr, "  reopen: %s\n", hfg_reader_errmsg(f->r));
+  if (hfg_reader_open_mem(f->p, f->len, &f->r))
+    fprintf(stderr, "  reopen: %s\n", hfg_reader_errmsg(f->r));
 }
 
 /* A file handed to the scan: described from the reader and name, unless
@@ -147,7 +151,8 @@ static inline void render(char *out, size_t cap, const hfg_cell *c, size_t n, in
                            c[i].qualifier ? (const char *)c[i].qualifier : "", c[i].timestamp,
                            tname(c[i].type));
     if (c[i].value_len && at < cap)
-      at += (size_t)snprintf(out + at, cap - at, "=%.*s", (int)c[i].value_len, (const char *)c[i].value);
+      at += (size_t)snprintf(out + at, cap - at, "=%.*s", (int)c[i].value_len,
+                             (const char *)c[i].value);
   }
 }
 

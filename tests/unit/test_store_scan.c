@@ -6,6 +6,7 @@
  * versions, TTL, raw, refusals and errors (ordering, halves, clipping:
  * test_store_scan_order.c). */
 #include "store_scan_fixture.h"
+#include "util/alloc.h"
 
 T_MAIN
 
@@ -324,8 +325,8 @@ TEST(errors) {
   hfg_store_scan_options o = opts();
   fspec fs[] = {{&f, "wrongfam", HFG_HALF_WHOLE, NULL, 0, {0}}};
   run(&R, &o, fs, 1);
-  CHECK(R.rc == HFG_ECORRUPT && strstr(R.err, "store file wrongfam") && strstr(R.err, "r1/g:a/1/Put") &&
-        strstr(R.err, "family"));
+  CHECK(R.rc == HFG_ECORRUPT && strstr(R.err, "store file wrongfam") &&
+        strstr(R.err, "r1/g:a/1/Put") && strstr(R.err, "family"));
   tfile_drop(&f);
 
   /* a TTL tag of 4 bytes (tfile_make writes 8-byte ones only) */
@@ -376,7 +377,8 @@ TEST(errors) {
   sf.name = "n";
   REQUIRE(hfg_store_scan_describe(s, &sf) == 0 && hfg_store_scan_add(s, &sf) == 0);
   CHECK_EQ_INT(sf.size, f.len);
-  CHECK(sf.has_bulkload_time && sf.bulkload_time == 1 && !sf.has_max_seq_id && !sf.has_bulkload_seq_id);
+  CHECK(sf.has_bulkload_time && sf.bulkload_time == 1 && !sf.has_max_seq_id &&
+        !sf.has_bulkload_seq_id);
   const hfg_cell *c;
   size_t n;
   CHECK_EQ_INT(hfg_store_scan_next_row(s, &c, &n), HFG_ECORRUPT);
@@ -389,3 +391,43 @@ TEST(errors) {
   tfile_drop(&f);
 }
 
+
+/* Every allocation of a scan, failed in turn: the run either gives the full
+ * answer or fails with HFG_ENOMEM, never a partial or wrong one (and, under
+ * the sanitizers, leaks nothing). */
+TEST(out_of_memory) {
+  tc a[] = {{"r1", "", 5, DF, NULL, 0, NULL}, {"r1", "a", 6, P, "a6", 0, NULL},
+            {"r1", "a", 5, P, "a5", 0, NULL}, {"r2", "b", 4, DFV, NULL, 0, NULL},
+            {"r2", "b", 4, P, "b4", 0, NULL}, {"r2", "c", 3, P, "c3", 0, NULL}};
+  tc b[] = {{"r1", "a", 6, P, "dup", 0, NULL}, {"r3", "a", 1, D, NULL, 0, NULL}};
+  tfile fa, fb;
+  REQUIRE(tfile_make(&fa, a, N(a)) && tfile_make(&fb, b, N(b)));
+  fspec fs[] = {{&fa, "a_SeqId_2_", HFG_HALF_TOP, "r1", 0, {0}},
+                {&fb, "b_SeqId_1_", HFG_HALF_WHOLE, NULL, 0, {0}}};
+  for (int raw = 0; raw < 2; raw++) {
+    hfg_store_scan_options o = opts();
+    o.raw = raw;
+    const char *want = raw ? "r1/@5 DF r1/a@6=a6 r1/a@5=a5 | r2/b@4 DFV r2/b@4=b4 r2/c@3=c3 | r3/a@1 D"
+                           : "r1/a@6=a6 | r2/c@3=c3";
+    run(&R, &o, fs, 2);
+    CHECK_OUT(R, want);
+    int fired = 1, n;
+    for (n = 1; fired && n < 1000; n++) {
+      hfg_fault_alloc_arm(n);
+      run(&R, &o, fs, 2);
+      fired = hfg_fault_alloc_fired();
+      hfg_fault_alloc_arm(0);
+      if (fired) {
+        if (R.rc != HFG_ENOMEM) {
+          fprintf(stderr, "  allocation %d: rc %d (%s), out \"%s\"\n", n, R.rc, R.err, R.out);
+          CHECK(0);
+        }
+      } else {
+        CHECK_OUT(R, want);
+      }
+    }
+    CHECK(n > 5 && !fired);
+  }
+  tfile_drop(&fa);
+  tfile_drop(&fb);
+}

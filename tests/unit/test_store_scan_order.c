@@ -209,7 +209,8 @@ TEST(reference_halves) {
   CHECK_OUT(R, "");
   CHECK_EQ_INT(R.k.cells_read, 0);
   /* both halves of one reader at once */
-  fspec two[] = {{&f, "h.p1", HFG_HALF_BOTTOM, "r3", 0, {0}}, {&f, "h.p2", HFG_HALF_TOP, "r4", 0, {0}}};
+  fspec two[] = {{&f, "h.p1", HFG_HALF_BOTTOM, "r3", 0, {0}},
+                 {&f, "h.p2", HFG_HALF_TOP, "r4", 0, {0}}};
   run(&R, &o, two, 2);
   CHECK_OUT(R, "r1/a@1=1 | r2/a@1=2 | r4/a@1=4 | r5/a@1=5");
   tfile_drop(&f);
@@ -272,9 +273,10 @@ TEST(region_clipping) {
 
 /* ---- many rows, many blocks, three files ---- */
 
-/* Random cells in three files of small blocks: every row comes out once, in
- * order, each call one row; raw output has no two equal keys in a row and
- * drops only the duplicates; the counts add up in both views. */
+/* Random cells in three files of small blocks (one compressed and encoded,
+ * one encoded): every row comes out once, in order, each call one row; raw
+ * output has no two equal keys in a row and drops only the duplicates; the
+ * counts add up in both views. */
 TEST(streaming_rows) {
   static char rows[300][8], quals[4][2] = {"", "a", "b", "c"}, vals[3][900][12];
   static tc cells[3][900];
@@ -299,8 +301,18 @@ TEST(streaming_rows) {
         if (!dup) nc[fi]++;
       }
     }
+  /* small blocks; GZ + FAST_DIFF, PREFIX, plain */
   tfile f[3];
-  for (int i = 0; i < 3; i++) REQUIRE(tfile_make_bs(&f[i], cells[i], nc[i], 256));
+  hfg_writer_options wo[3] = {HFG_WRITER_OPTIONS_INIT, HFG_WRITER_OPTIONS_INIT,
+                              HFG_WRITER_OPTIONS_INIT};
+  wo[0].codec = HFG_CODEC_GZ;
+  wo[0].encoding = HFG_ENCODING_FAST_DIFF;
+  wo[1].encoding = HFG_ENCODING_PREFIX;
+  for (int i = 0; i < 3; i++) {
+    wo[i].block_size = 256;
+    REQUIRE(tfile_make_wo(&f[i], cells[i], nc[i], &wo[i]));
+    REQUIRE(hfg_reader_trailer(f[i].r)->data_index_count > 3);
+  }
   fspec fs[] = {{&f[0], "a_SeqId_3_", HFG_HALF_WHOLE, NULL, 0, {0}},
                 {&f[1], "b_SeqId_2_", HFG_HALF_WHOLE, NULL, 0, {0}},
                 {&f[2], "c_SeqId_1_", HFG_HALF_WHOLE, NULL, 0, {0}}};
@@ -331,15 +343,15 @@ TEST(streaming_rows) {
         if (c[i].row_len != strlen(row) || memcmp(c[i].row, row, c[i].row_len)) bad++;
         if (!raw && c[i].type != P) bad++;
         if (i) {
-          tc a = {row, "", c[i - 1].timestamp, c[i - 1].type, NULL, 0, NULL};
-          tc b = {row, "", c[i].timestamp, c[i].type, NULL, 0, NULL};
-          char qa[4], qb[4];
-          snprintf(qa, sizeof qa, "%.*s", (int)c[i - 1].qualifier_len, c[i - 1].qualifier ? (const char *)c[i - 1].qualifier : "");
-          snprintf(qb, sizeof qb, "%.*s", (int)c[i].qualifier_len, c[i].qualifier ? (const char *)c[i].qualifier : "");
-          a.qual = qa;
-          b.qual = qb;
-          int cmp = tc_cmp(&a, &b);
-          if (cmp > 0 || (cmp == 0)) bad++; /* order, and no equal keys in either view */
+          char q[2][4];
+          for (int j = 0; j < 2; j++) {
+            const hfg_cell *x = &c[i - 1 + (size_t)j];
+            snprintf(q[j], sizeof q[j], "%.*s", (int)x->qualifier_len,
+                     x->qualifier ? (const char *)x->qualifier : "");
+          }
+          tc a = {row, q[0], c[i - 1].timestamp, c[i - 1].type, NULL, 0, NULL};
+          tc b = {row, q[1], c[i].timestamp, c[i].type, NULL, 0, NULL};
+          if (tc_cmp(&a, &b) >= 0) bad++; /* in order, and no two equal keys in either view */
         }
       }
     }
