@@ -119,8 +119,9 @@ int hfg_store_scan_create(const hfg_store_scan_options *o, hfg_store_scan **out)
 int hfg_store_scan_describe(hfg_store_scan *s, hfg_store_file *f);
 
 /* Adds a store file. Refuses (held by the scan) a reader whose open failed, a
- * file whose comparator is not the cell comparator, a half without a split row;
- * HFG_ESTATE after the first next_row. */
+ * file whose comparator is not the cell comparator, a split row over 32767
+ * bytes; HFG_ESTATE after the first next_row. An empty split row is a merge's
+ * reference to the first region: its top half is the whole file. */
 int hfg_store_scan_add(hfg_store_scan *s, const hfg_store_file *f);
 
 /* The next row that has output cells: 1 with *cells[0..*n) in HBase order, all
