@@ -14,6 +14,8 @@ int cmd_build(int argc, char **argv);
 int cmd_splits(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_key(int argc, char **argv);
+/* key --old-key P --rowkey T OLDKEY...: new keys of old ones (cmd_key_rekey.c) */
+int cmd_key_rekey(int argc, char **argv);
 int cmd_scan_ranges(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 /* splits --table T (no --regions): the live table's split points (cmd_splits_live.c) */

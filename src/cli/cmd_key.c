@@ -13,13 +13,19 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: hfilegen key --rowkey TEMPLATE [--table T] NAME=VALUE ...\n"
+          "       hfilegen key --old-key PATTERN --rowkey TEMPLATE OLDKEY...\n"
           "\n"
           "Prints the rowkey the template builds from the given values: escaped text\n"
           "(\\\\ and \\xNN), hex, an hbase shell get and a Java byte literal.\n"
-          "Example: hfilegen key --rowkey '{id %% 10}|{id}' id=1420008\n");
+          "Example: hfilegen key --rowkey '{id %% 10}|{id}' id=1420008\n"
+          "With --old-key: the new rowkey of each old one (a re-keying), one a line;\n"
+          "hfilegen key --old-key x --help tells more.\n");
 }
 
 int cmd_key(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) /* re-keying old keys: cmd_key_rekey.c */
+    if (!strcmp(argv[i], "--old-key") || !strncmp(argv[i], "--old-key=", 10))
+      return cmd_key_rekey(argc, argv);
   const char *tmpl = NULL, *table = "t";
   hfg_named_value *vals = calloc((size_t)argc, sizeof *vals);
   char **names = calloc((size_t)argc, sizeof *names);

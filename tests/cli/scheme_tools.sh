@@ -48,6 +48,24 @@ expect_grep key-bucket-range 0 'rowkey:  03_1720695600000_event001' -- \
 expect_grep key-not-int 1 "column id: 'abc' is not an integer" -- "$BIN" key --rowkey '{id % 10}|{id}' id=abc
 expect_grep key-missing 2 "no value given for column 'id'" -- "$BIN" key --rowkey '{id % 10}|{id}'
 expect_grep key-bad-template 2 'unknown function' -- "$BIN" key --rowkey '{nope(id)}' id=1
+# re-keying (key --old-key): the old key parsed into fields, the new key built from them
+expect_out key-rekey 0 "08|1420008
+93|-7" -- "$BIN" key --old-key '{_}|{id}' --rowkey '{id % 100 :02}|{id}' '8|1420008' '3|-7'
+# old keys from stdin, one a line, escaped as in split files: Bytes.toBytes(1420008L) and -1420008L
+printf '%s\n' '\x00\x00\x00\x00\x00\x15\xaa\xe8' '\xff\xff\xff\xff\xff\xea\x55\x18' >"$WORK/oldkeys.txt"
+expect_out key-rekey-stdin 0 "8|1420008
+2|-1420008" -- sh -c '"$0" key --old-key "{id:long}" --rowkey "{id % 10}|{id}" - <"$1"' "$BIN" "$WORK/oldkeys.txt"
+expect_out key-rekey-to-long 0 '\x00\x00\x00\x00\x00\x15\xaa\xe8' -- \
+  "$BIN" key --old-key '{_:bytes:2}{id}' --rowkey '{long(id)}' '071420008'
+expect_out key-rekey-reject-out 1 "5_u1" -- "$BIN" key --old-key '{user}|{ts}' --rowkey '{ts}_{user}' 'nosep' 'u1|5'
+expect_grep key-rekey-reject 1 "old key 1 'nosep': byte offset 0: field 'user' runs to the literal '|' after it" -- \
+  "$BIN" key --old-key '{user}|{ts}' --rowkey '{ts}_{user}' 'nosep' 'u1|5'
+expect_grep key-rekey-unknown-field 2 "unknown column 'usr': not a field of the old key; the old key's fields are 'user', 'ts' (2)" -- \
+  "$BIN" key --old-key '{user}|{ts}' --rowkey '{usr}_{ts}' 'u1|5'
+expect_grep key-rekey-not-one-to-one 2 "does not use the old key's field 'ts': old keys that differ only there" -- \
+  "$BIN" key --old-key '{user}|{ts}' --rowkey '{user}' 'u1|5'
+expect_grep key-rekey-bad-pattern 2 "old-key: template position 12: unknown type 'lng'" -- \
+  "$BIN" key --old-key '{user}|{ts:lng}' --rowkey '{user}' 'u1|5'
 
 # ---- splits ----
 expect_out splits-10 0 "$(printf '%s\n' 1 2 3 4 5 6 7 8 9)" -- "$BIN" splits --rowkey '{id % 10}|{id}' --regions 10
