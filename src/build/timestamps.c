@@ -82,7 +82,13 @@ int hfg_stamp_parse(const hfg_stamp *s, const hfg_field *f, int64_t *ts, char *w
       [HFG_STAMP_MS] = "epoch milliseconds", [HFG_STAMP_US] = "epoch microseconds",
       [HFG_STAMP_NS] = "epoch nanoseconds"};
   int64_t v;
-  if (hfg_parse_i64(f->p, f->len, &v)) {
+  int prc = hfg_parse_i64(f->p, f->len, &v);
+  if (prc == HFG_ETOOBIG) {
+    snprintf(why, whylen, "timestamp column '%s': '%.*s' is out of the 64-bit integer range "
+             "(%s up to 9223372036854775807)", s->name, QUOTED(f), unit_name[s->kind]);
+    return HFG_EPARSE;
+  }
+  if (prc) {
     snprintf(why, whylen, "timestamp column '%s': '%.*s' is not an integer (%s)", s->name,
              QUOTED(f), unit_name[s->kind]);
     return HFG_EPARSE;

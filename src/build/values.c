@@ -271,12 +271,17 @@ int hfg_value_encode(hfg_value_encoding enc, const char *text, size_t len, hfg_b
   case HFG_VALUE_INT:
   case HFG_VALUE_SHORT: {
     int64_t v;
-    const char *name = enc_names[enc];
     rc = hfg_parse_i64(text, len, &v);
     if (rc == HFG_EPARSE) return fail(err, errlen, text, len, "'%s' is not %s", enc == HFG_VALUE_INT ? "an int" : enc == HFG_VALUE_LONG ? "a long" : "a short");
     if (rc == 0 && enc == HFG_VALUE_INT && (v < INT32_MIN || v > INT32_MAX)) rc = HFG_ETOOBIG;
     if (rc == 0 && enc == HFG_VALUE_SHORT && (v < INT16_MIN || v > INT16_MAX)) rc = HFG_ETOOBIG;
-    if (rc) return fail(err, errlen, text, len, "'%s' is out of range for %s", name);
+    /* the type's range named: a 30-digit id is a number, just not one the type holds */
+    if (rc)
+      return fail(err, errlen, text, len, "'%s' is out of range for %s",
+                  enc == HFG_VALUE_LONG  ? "long (a 64-bit integer: -9223372036854775808 to "
+                                           "9223372036854775807)"
+                  : enc == HFG_VALUE_INT ? "int (a 32-bit integer: -2147483648 to 2147483647)"
+                                         : "short (a 16-bit integer: -32768 to 32767)");
     if (enc == HFG_VALUE_LONG) return hfg_buf_put_be64(out, (uint64_t)v);
     if (enc == HFG_VALUE_INT) return hfg_buf_put_be32(out, (uint32_t)(int32_t)v);
     return hfg_buf_put_be16(out, (uint16_t)(int16_t)v);

@@ -69,7 +69,8 @@ const char *hfg_value_encoding_name(hfg_value_encoding enc);
 
 /* Appends the encoding of text[0..len) to out (the caller resets out when it
  * wants only this value). Returns 0; HFG_EPARSE with a message in err
- * ("'12a' is not a long", "'70000' is out of range for short") when the text
+ * ("'12a' is not a long", "'70000' is out of range for short (a 16-bit integer:
+ * -32768 to 32767)") when the text
  * is not a valid value, out then unchanged; HFG_ENOMEM; HFG_EINVAL for an
  * unknown encoding. err (errlen bytes, may be NULL/0) is always NUL-terminated
  * when errlen > 0. The quoted text in messages is escaped and cut at 40 bytes. */

@@ -75,6 +75,14 @@ static int not_int(ectx *c, const val *v, const snode *n) {
   if (v->kind == V_HASH)
     return scheme_errf(c->em, c->el, HFG_EPARSE, "%s: a hash is not an integer here (use hash %% N)", w);
   quote(v->p, v->len, q, sizeof q);
+  /* digits that parse_i64 refused are a number beyond int64, not "not an integer" */
+  size_t i = v->len && v->p[0] == '-', k = i;
+  while (k < v->len && v->p[k] >= '0' && v->p[k] <= '9') k++;
+  if (k == v->len && k > i)
+    return scheme_errf(c->em, c->el, HFG_EPARSE,
+                       "%s: '%s' is out of the 64-bit integer range (-9223372036854775808 to "
+                       "9223372036854775807)",
+                       w, q);
   return scheme_errf(c->em, c->el, HFG_EPARSE, "%s: '%s' is not an integer", w, q);
 }
 

@@ -143,6 +143,30 @@ has "$ERR" "m.csv line 2: column 2 (name, as cf:amount): 'a' is not a long" "a r
 run "$H" build --rowkey '{id}' --map name=cf:name:long --out out7 m.csv
 has "$ERR" "m.csv line 2: column 2 (name): 'a' is not a long" "a column kept under its name"
 
+# ---- an integer too big for 64 bits is out of range, not "not an integer" ----
+# (a 30-digit id, a NUMERIC(30) column: the rowkey's % said "'1234...' is not an integer",
+# and so did a timestamp column; every integer encoding names the type's range)
+big=123456789012345678901234567890 TS=1720695600000
+printf 'id,v,ts\n%s,1,%s\n1,%s,%s\n2,-%s,%s\n3,%s,%s\n4,1,%s\n5,1,%s\n' \
+  "$big" "$TS" "$big" "$TS" "$big" "$TS" "$big" "$TS" "$big" "$TS" >big.csv
+run "$H" build --rowkey '{id % 4}|{id}' --map v=cf:v:long --map ts=- --timestamp 1 \
+  --max-rejects 10 --out out8 big.csv
+R=out8/_rejects.tsv
+reject big.csv 2 "column id: '$big' is out of the 64-bit integer range (-9223372036854775808 to 9223372036854775807)" "$big"
+reject big.csv 3 "column 2 (v): '$big' is out of range for long (a 64-bit integer: -9223372036854775808 to 9223372036854775807)" "1,$big"
+reject big.csv 4 "'-$big' is out of range for long (a 64-bit integer" "2,-$big"
+for enc in int short; do
+  run "$H" build --rowkey '{id}' --map v=cf:v:$enc --map ts=- --timestamp 1 --max-rejects 10 --out out8-$enc big.csv
+  bits=$([ $enc = int ] && echo 32 || echo 16)
+  R=out8-$enc/_rejects.tsv
+  reject big.csv 5 "'$big' is out of range for $enc (a $bits-bit integer" "3,$big"
+done
+run "$H" build --rowkey '{id}' --map v=- --timestamp column:ts --max-rejects 10 --out out8-ts big.csv
+R=out8-ts/_rejects.tsv
+reject big.csv 6 "timestamp column 'ts': '$big' is out of the 64-bit integer range" "4,1,$big"
+[ "$(wc -l <"$R")" = 1 ] || fail "timestamp column: rejects $(cat "$R")"
+grep -q "is not an integer" out8*/_rejects.tsv && fail "a 30-digit integer is still 'not an integer': $(grep -h 'not an integer' out8*/_rejects.tsv)"
+
 # ---- --rejects where the output would overwrite or publish it ----
 # (they lost the rejects under _SUCCESS or manifest.json, published a non-HFile in a family
 # directory that verify then failed, or failed only at publish, the staging directory left)

@@ -157,6 +157,15 @@ TEST(eval_errors) {
   CHECK(strcmp(err, "column id: 'abc' is not an integer") == 0);
   const char *kv2[] = {"id=99999999999999999999"};
   CHECK_EQ_INT(key_of("{id % 10}", kv2, 1, out, &len, err), HFG_EPARSE);
+  /* digits past int64 are out of range, not "not an integer" */
+  CHECK(strcmp(err, "column id: '99999999999999999999' is out of the 64-bit integer range "
+                    "(-9223372036854775808 to 9223372036854775807)") == 0);
+  const char *kv2n[] = {"id=-9223372036854775809"};
+  CHECK_EQ_INT(key_of("{long(id)}", kv2n, 1, out, &len, err), HFG_EPARSE);
+  CHECK(strstr(err, "is out of the 64-bit integer range") != NULL);
+  const char *kv2x[] = {"id=-"};
+  CHECK_EQ_INT(key_of("{id % 10}", kv2x, 1, out, &len, err), HFG_EPARSE);
+  CHECK(strcmp(err, "column id: '-' is not an integer") == 0);
   const char *kv3[] = {"ts=-5"};
   CHECK_EQ_INT(key_of("{desc(ts)}", kv3, 1, out, &len, err), HFG_EPARSE);
   const char *kv4[] = {"c=2024-13-01 00:00:00"};

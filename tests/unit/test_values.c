@@ -71,15 +71,15 @@ TEST(integers) {
   CHECK(ERR_IS(HFG_VALUE_LONG, "-", "'-' is not a long"));
   CHECK(ERR_IS(HFG_VALUE_LONG, " 1", "' 1' is not a long"));
   CHECK(ERR_IS(HFG_VALUE_LONG, "1.0", "'1.0' is not a long"));
-  CHECK(ERR_IS(HFG_VALUE_LONG, "9223372036854775808", "'9223372036854775808' is out of range for long"));
-  CHECK(ERR_IS(HFG_VALUE_LONG, "-9223372036854775809", "'-9223372036854775809' is out of range for long"));
-  CHECK(ERR_IS(HFG_VALUE_LONG, "99999999999999999999999", "'99999999999999999999999' is out of range for long"));
+  CHECK(ERR_IS(HFG_VALUE_LONG, "9223372036854775808", "'9223372036854775808' is out of range for long (a 64-bit integer: -9223372036854775808 to 9223372036854775807)"));
+  CHECK(ERR_IS(HFG_VALUE_LONG, "-9223372036854775809", "'-9223372036854775809' is out of range for long (a 64-bit integer: -9223372036854775808 to 9223372036854775807)"));
+  CHECK(ERR_IS(HFG_VALUE_LONG, "99999999999999999999999", "'99999999999999999999999' is out of range for long (a 64-bit integer: -9223372036854775808 to 9223372036854775807)"));
   CHECK(ERR_IS(HFG_VALUE_LONG, "99999999999999999999999x", "'99999999999999999999999x' is not a long"));
-  CHECK(ERR_IS(HFG_VALUE_INT, "2147483648", "'2147483648' is out of range for int"));
-  CHECK(ERR_IS(HFG_VALUE_INT, "-2147483649", "'-2147483649' is out of range for int"));
+  CHECK(ERR_IS(HFG_VALUE_INT, "2147483648", "'2147483648' is out of range for int (a 32-bit integer: -2147483648 to 2147483647)"));
+  CHECK(ERR_IS(HFG_VALUE_INT, "-2147483649", "'-2147483649' is out of range for int (a 32-bit integer: -2147483648 to 2147483647)"));
   CHECK(ERR_IS(HFG_VALUE_INT, "x", "'x' is not an int"));
-  CHECK(ERR_IS(HFG_VALUE_SHORT, "70000", "'70000' is out of range for short"));
-  CHECK(ERR_IS(HFG_VALUE_SHORT, "-32769", "'-32769' is out of range for short"));
+  CHECK(ERR_IS(HFG_VALUE_SHORT, "70000", "'70000' is out of range for short (a 16-bit integer: -32768 to 32767)"));
+  CHECK(ERR_IS(HFG_VALUE_SHORT, "-32769", "'-32769' is out of range for short (a 16-bit integer: -32768 to 32767)"));
   /* messages escape bytes and cut long text */
   CHECK(err_is(HFG_VALUE_LONG, "1\n\xff", 3, "'1\\x0a\\xff' is not a long"));
   CHECK(ERR_IS(HFG_VALUE_LONG, "1234567890123456789012345678901234567890abcdefghij",
