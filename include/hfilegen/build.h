@@ -189,6 +189,11 @@ typedef struct hfg_build_summary {
    * records_read (the dump formats' blank lines are records). Every input line
    * is a header, part of a record read, or one of these. */
   uint64_t blank_lines;
+  /* With check_column: rows whose check column is NULL. check_nulls_read: read
+   * (no last_value: every row is selected), in records_read like every row;
+   * check_nulls_skipped: not selected (NULL is never > last_value), so not read
+   * and not loaded: counted in the same snapshot, in no other count. */
+  uint64_t check_nulls_read, check_nulls_skipped;
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

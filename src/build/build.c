@@ -185,6 +185,7 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
     const char *m = hfg_record_reader_check_max(rr);
     if (!m) m = o->last_value ? o->last_value : "";
     snprintf(sum->check_max, sizeof sum->check_max, "%s", m);
+    hfg_record_reader_check_nulls(rr, &sum->check_nulls_read, &sum->check_nulls_skipped);
   }
   rc = hfg_build_sort_emit_publish(j, t0);
 done:

@@ -320,10 +320,10 @@ static int emit_region(job *j, size_t region) {
       hfg_buf kb = HFG_BUF_INIT;
       hfg_escape(&kb, key, klen > 200 ? 200 : klen);
       fail(j, HFG_EDUP,
-           "duplicate rowkey '%.*s': %s line %llu and %s line %llu (use --on-duplicate "
+           "duplicate rowkey '%.*s': %s %s %llu and %s %s %llu (use --on-duplicate "
            "last|first to keep one)",
-           (int)kb.len, kb.p ? (char *)kb.p : "", f1,
-           (unsigned long long)prev_key_line(&prev_key, klen), f2,
+           (int)kb.len, kb.p ? (char *)kb.p : "", f1, hfg_record_unit(f1),
+           (unsigned long long)prev_key_line(&prev_key, klen), f2, hfg_record_unit(f2),
            (unsigned long long)hfg_get_be64(p2 + 8));
       hfg_buf_free(&kb);
       break;

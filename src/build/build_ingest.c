@@ -39,8 +39,9 @@ static int reject(job *j, const hfg_record *r, const char *reason) {
   }
   if (j->sum->records_rejected > j->o->max_rejects)
     return fail(j, HFG_EREJECT,
-                "%s line %llu: %s (record rejected; %llu rejected > --max-rejects %llu; see %s)",
-                r->file ? r->file : "-", (unsigned long long)r->line, reason,
+                "%s %s %llu: %s (record rejected; %llu rejected > --max-rejects %llu; see %s)",
+                r->file ? r->file : "-", r->file ? hfg_record_unit(r->file) : "line",
+                (unsigned long long)r->line, reason,
                 (unsigned long long)j->sum->records_rejected,
                 (unsigned long long)j->o->max_rejects, j->sum->rejects_path);
   return 0;

@@ -349,7 +349,11 @@ static int manifest_body(job *j, FILE *f) {
       json_str(f, (const uint8_t *)j->sum->check_max, strlen(j->sum->check_max));
     else
       fputs("null", f);
-    fputs("},", f);
+    /* rows whose check column is NULL: loaded (a first night reads every row), or never
+     * selected by "col > last_value" and so not loaded */
+    fprintf(f, ", \"null_check_loaded\": %llu, \"null_check_not_loaded\": %llu},",
+            (unsigned long long)j->sum->check_nulls_read,
+            (unsigned long long)j->sum->check_nulls_skipped);
   }
   fprintf(f, "\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n", (long long)j->ts,
           j->splits.n + 1);

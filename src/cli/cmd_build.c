@@ -124,6 +124,13 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
     printf("  incremental       %s > %s: largest read %s (next run: --last-value-from %s)\n",
            o->check_column, o->last_value ? o->last_value : "(all rows)",
            s->check_max[0] ? s->check_max : "(none)", o->out_dir);
+  if (o->check_column && o->last_value)
+    printf("  null check values %llu not loaded (%s is NULL: never > %s)\n",
+           (unsigned long long)s->check_nulls_skipped, o->check_column, o->last_value);
+  else if (o->check_column)
+    printf("  null check values %llu loaded (%s is NULL: a later night's %s > N never selects "
+           "such rows)\n", (unsigned long long)s->check_nulls_read, o->check_column,
+           o->check_column);
   printf("  cells             %llu\n", (unsigned long long)s->cells);
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);
@@ -299,6 +306,21 @@ int cmd_build(int argc, char **argv) {
       fprintf(stderr, "hfilegen build: note: no --splits or --table: one region, so each file "
                       "spans every key; completebulkload splits such files at a pre-split "
                       "table's region boundaries (give --splits FILE or --table NAME)\n");
+    /* rows no night of this load will ever select: said, also with --quiet */
+    if (s.check_nulls_skipped)
+      fprintf(stderr, "hfilegen build: warning: %llu row%s whose %s is NULL %s not loaded "
+                      "(%s > %s never holds for NULL): only a first night without --last-value "
+                      "loads such rows; set their %s, or load them with a full build\n",
+              (unsigned long long)s.check_nulls_skipped, s.check_nulls_skipped == 1 ? "" : "s",
+              o.check_column, s.check_nulls_skipped == 1 ? "was" : "were", o.check_column,
+              o.last_value, o.check_column);
+    else if (s.check_nulls_read)
+      fprintf(stderr, "hfilegen build: warning: %llu row%s whose %s is NULL %s loaded (no "
+                      "--last-value: every row), but a later night selects %s > N: rows added "
+                      "with a NULL %s will not be loaded\n",
+              (unsigned long long)s.check_nulls_read, s.check_nulls_read == 1 ? "" : "s",
+              o.check_column, s.check_nulls_read == 1 ? "was" : "were", o.check_column,
+              o.check_column);
     if (s.records_read == 0 && o.check_column && o.last_value) /* a quiet night */
       fprintf(stderr, "hfilegen build: warning: no records were read (no row has %s > %s): %s "
                       "holds no HFiles\n", o.check_column, o.last_value, o.out_dir);

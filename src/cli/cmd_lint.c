@@ -149,8 +149,8 @@ int cmd_lint(int argc, char **argv) {
     while (nrec < maxrec && (r = hfg_record_reader_next(rr, &rec)) != 0) {
       if (r == HFG_EPARSE) {
         if (nbad++ < 5)
-          fprintf(stderr, "hfilegen lint: %s line %llu: %s (record skipped)\n", rec.file,
-                  (unsigned long long)rec.line, rec.reason);
+          fprintf(stderr, "hfilegen lint: %s %s %llu: %s (record skipped)\n", rec.file,
+                  hfg_record_unit(rec.file), (unsigned long long)rec.line, rec.reason);
         continue;
       }
       if (r < 0) {
@@ -161,8 +161,8 @@ int cmd_lint(int argc, char **argv) {
       char why[160];
       if (hfg_dialect_null_key(s, rec.fields, rec.nfields, why, sizeof why)) {
         if (nbad++ < 5)
-          fprintf(stderr, "hfilegen lint: %s line %llu: %s (record skipped)\n", rec.file,
-                  (unsigned long long)rec.line, why);
+          fprintf(stderr, "hfilegen lint: %s %s %llu: %s (record skipped)\n", rec.file,
+                  hfg_record_unit(rec.file), (unsigned long long)rec.line, why);
         continue;
       }
       if (hfg_lint_add(l, rec.fields, rec.nfields)) {

@@ -97,6 +97,40 @@ int hfg_rr_check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
   return 0;
 }
 
+const char *hfg_record_unit(const char *file) { return hfg_db_is_uri(file) ? "row" : "line"; }
+
+/* The database input's check maximum into r->check_max (over all inputs). */
+static void keep_check_max(hfg_record_reader *r) {
+  const char *m = r->db ? hfg_dbsrc_check_max(r->db) : NULL;
+  if (m && (!r->check_max[0] || hfg_db_int_greater(m, strlen(m), r->check_max, strlen(r->check_max))))
+    snprintf(r->check_max, sizeof r->check_max, "%s", m);
+}
+
+void hfg_rr_close_db(hfg_record_reader *r) {
+  keep_check_max(r);
+  uint64_t nr, ns;
+  hfg_dbsrc_check_nulls(r->db, &nr, &ns);
+  r->nulls_read += nr;
+  r->nulls_skipped += ns;
+  r->bytes_done += hfg_dbsrc_bytes(r->db);
+  hfg_dbsrc_free(r->db);
+  r->db = NULL;
+  r->in_open = 0;
+}
+
+void hfg_record_reader_check_nulls(const hfg_record_reader *r, uint64_t *read,
+                                   uint64_t *skipped) {
+  uint64_t nr = 0, ns = 0;
+  if (r->db) hfg_dbsrc_check_nulls(r->db, &nr, &ns);
+  *read = r->nulls_read + nr;
+  *skipped = r->nulls_skipped + ns;
+}
+
+const char *hfg_record_reader_check_max(const hfg_record_reader *r) {
+  keep_check_max((hfg_record_reader *)r);
+  return r->check_max[0] ? r->check_max : NULL;
+}
+
 /* A database input: connect, query, its columns as the header. */
 int hfg_rr_open_db(hfg_record_reader *r, const char *path) {
   if (!r->has_header)

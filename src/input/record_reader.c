@@ -659,20 +659,9 @@ static int read_one_dialect(hfg_record_reader *r, hfg_record *rec) {
 
 /* ---- inputs and headers ---- */
 
-/* The database input's check maximum into r->check_max (over all inputs). */
-static void keep_check_max(hfg_record_reader *r) {
-  const char *m = r->db ? hfg_dbsrc_check_max(r->db) : NULL;
-  if (m && (!r->check_max[0] || hfg_db_int_greater(m, strlen(m), r->check_max, strlen(r->check_max))))
-    snprintf(r->check_max, sizeof r->check_max, "%s", m);
-}
-
 void hfg_rr_close_input(hfg_record_reader *r) {
   if (r->db) {
-    keep_check_max(r);
-    r->bytes_done += hfg_dbsrc_bytes(r->db);
-    hfg_dbsrc_free(r->db);
-    r->db = NULL;
-    r->in_open = 0;
+    hfg_rr_close_db(r);
     return;
   }
   if (!r->in_open) return;
@@ -790,7 +779,3 @@ int hfg_record_reader_next(hfg_record_reader *r, hfg_record *rec) {
   return malformed(r, rec);
 }
 
-const char *hfg_record_reader_check_max(const hfg_record_reader *r) {
-  keep_check_max((hfg_record_reader *)r);
-  return r->check_max[0] ? r->check_max : NULL;
-}

@@ -224,6 +224,11 @@ uint64_t hfg_record_reader_blank_lines(const hfg_record_reader *r);
 /* Message of the fatal error ("" if none). */
 const char *hfg_record_reader_errmsg(const hfg_record_reader *r);
 
+/* What a record of the input named `file` (a record's file) is called in
+ * messages: "row" for a database input (its number is the row's in the query
+ * result: there are no lines), else "line". */
+const char *hfg_record_unit(const char *file);
+
 /* 1 when some input is a database URI (its fields may be NULL). */
 int hfg_record_reader_has_db(const hfg_record_reader *r);
 
@@ -231,6 +236,13 @@ int hfg_record_reader_has_db(const hfg_record_reader *r);
  * far (all inputs), NUL-terminated; NULL when none had one. Valid until the
  * next call or free. */
 const char *hfg_record_reader_check_max(const hfg_record_reader *r);
+
+/* With check_column: rows whose check column is NULL, over all database inputs
+ * so far: *read, read like every row (no last_value: every row is selected);
+ * *skipped, not selected (col > last_value never holds for NULL) and so not
+ * read, counted in the same snapshot. */
+void hfg_record_reader_check_nulls(const hfg_record_reader *r, uint64_t *read,
+                                   uint64_t *skipped);
 
 /* Byte ranges of one uncompressed CSV/TSV file (a distributed runner reads a
  * big file in several tasks; record_part.c). set_range, right after open and before next: reads only the records that

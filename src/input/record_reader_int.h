@@ -70,6 +70,7 @@ struct hfg_record_reader {
   hfg_dbsrc *db;        /* the open database input, NULL for a file */
   char *check_column, *last_value;
   char check_max[48];   /* largest check value of closed database inputs, "" none */
+  uint64_t nulls_read, nulls_skipped; /* NULL check values of closed database inputs */
   volatile sig_atomic_t *cancel; /* opts.cancel, for database inputs */
 
   /* A part reader (record_part.c, parallel ingest): one plain file from byte
@@ -101,6 +102,8 @@ int hfg_rr_check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh);
  * HFG_EINVAL when it holds the names given to --columns (a header read as data). */
 int hfg_rr_check_first_record(hfg_record_reader *r, const hfg_record *rec);
 int hfg_rr_open_db(hfg_record_reader *r, const char *path);
+/* Closes the open database input, keeping its check maximum and counts. */
+void hfg_rr_close_db(hfg_record_reader *r);
 
 /* Text encoding (record_text.c): 0 when the input's first bytes, at
  * buf[pos..end), may be UTF-8 text, else HFG_EUNSUPPORTED with the reason in r->err. */

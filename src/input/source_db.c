@@ -21,6 +21,7 @@ struct hfg_dbsrc {
   char *max;      /* largest check value so far, NULL none */
   size_t max_cap;
   uint64_t row;
+  uint64_t nulls_read, nulls_skipped; /* rows with a NULL check column (hfg_dbsrc_check_nulls) */
 };
 
 static const char *const SCHEMES[] = {"postgresql://", "postgres://", "mysql://", "mariadb://"};
@@ -97,6 +98,15 @@ int hfg_db_is_integer(const char *s, size_t len) {
   for (; i < len; i++)
     if (s[i] < '0' || s[i] > '9') return 0;
   return 1;
+}
+
+/* Why s is no check value (hfg_db_is_integer is 0): too long, or not a number. */
+static const char *not_integer_why(const char *s, size_t len) {
+  size_t i = len && s[0] == '-', k = i;
+  while (k < len && s[k] >= '0' && s[k] <= '9') k++;
+  return k == len && k > i ? "an integer of more than 40 digits (append mode compares check "
+                             "values of up to 40)"
+                           : "not an integer";
 }
 
 /* ---- URI parsing ---- */
@@ -272,12 +282,15 @@ static int append(char **s, size_t *len, size_t *cap, const char *add) {
   return 0;
 }
 
-/* table=: each dot-separated part quoted; query=: a derived table; then the
- * incremental filter. */
-static char *make_sql(const hfg_dbsrc *s, const char *check_column, const char *last_value) {
+/* "SELECT <what> FROM " and the rows: table=: each dot-separated part quoted;
+ * query=: a derived table; then the incremental filter: "col > last_value",
+ * or (nulls) "col IS NULL". */
+static char *make_sql(const hfg_dbsrc *s, const char *what, const char *check_column,
+                      const char *last_value, int nulls) {
   char *sql = NULL, *q = NULL;
   size_t len = 0, cap = 0;
-  int bad = append(&sql, &len, &cap, "SELECT * FROM ");
+  int bad = append(&sql, &len, &cap, "SELECT ") || append(&sql, &len, &cap, what) ||
+            append(&sql, &len, &cap, " FROM ");
   if (s->uri.table) {
     const char *p = s->uri.table;
     for (;;) {
@@ -299,7 +312,8 @@ static char *make_sql(const hfg_dbsrc *s, const char *check_column, const char *
   if (check_column && last_value) {
     if (!(q = s->be->quote_ident(check_column))) bad = 1;
     bad = bad || append(&sql, &len, &cap, " WHERE ") || append(&sql, &len, &cap, q) ||
-          append(&sql, &len, &cap, " > ") || append(&sql, &len, &cap, last_value);
+          (nulls ? append(&sql, &len, &cap, " IS NULL")
+                 : append(&sql, &len, &cap, " > ") || append(&sql, &len, &cap, last_value));
     hfg_free(q);
   }
   if (bad) {
@@ -324,21 +338,27 @@ int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_v
   s->uri.shown = s->shown;
   s->uri.cancel = cancel;
   s->check_idx = -1;
-  char *sql = NULL;
+  char *sql = NULL, *count_sql = NULL;
   int rc = uri_parse(uri, &s->uri, err);
   if (rc) goto fail;
   s->be = s->uri.kind == 1 ? &hfg_db_pg : &hfg_db_mysql;
   if (last_value && !hfg_db_is_integer(last_value, strlen(last_value))) {
-    rc = hfg_err_set(err, HFG_EINVAL, "%s: last value '%s' is not an integer (append mode)",
-                     s->shown, last_value);
+    rc = hfg_err_set(err, HFG_EINVAL, "%s: last value '%.60s' is %s (append mode)", s->shown,
+                     last_value, not_integer_why(last_value, strlen(last_value)));
     goto fail;
   }
-  if (!(sql = make_sql(s, check_column, last_value))) {
+  /* with a last value, the rows whose check column is NULL are never selected: counted */
+  if (!(sql = make_sql(s, "*", check_column, last_value, 0)) ||
+      (check_column && last_value &&
+       !(count_sql = make_sql(s, "count(*)", check_column, last_value, 1)))) {
+    hfg_free(sql);
     rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
     goto fail;
   }
-  rc = s->be->open(&s->uri, sql, &s->state, &s->names, &s->nnames, err);
+  rc = s->be->open(&s->uri, sql, count_sql, &s->nulls_skipped, &s->state, &s->names, &s->nnames,
+                   err);
   hfg_free(sql);
+  hfg_free(count_sql);
   if (rc) goto fail;
   if (check_column) {
     for (size_t i = 0; i < s->nnames; i++)
@@ -377,13 +397,16 @@ int hfg_db_int_greater(const char *a, size_t al, const char *b, size_t bl) {
 }
 
 static int note_check(hfg_dbsrc *s, const hfg_field *f, hfg_err *err) {
-  if (f->is_null) return 0;
+  if (f->is_null) {
+    s->nulls_read++;
+    return 0;
+  }
   if (!hfg_db_is_integer(f->p, f->len))
     return hfg_err_set(err, HFG_EINVAL,
-                       "%s row %llu: check column '%s' holds '%.*s', not an integer (append mode "
-                       "needs an integer column)",
+                       "%s row %llu: check column '%s' holds '%.*s', %s (append mode needs an "
+                       "integer column)",
                        s->shown, (unsigned long long)s->row, s->names[s->check_idx],
-                       (int)(f->len > 60 ? 60 : f->len), f->p);
+                       (int)(f->len > 60 ? 60 : f->len), f->p, not_integer_why(f->p, f->len));
   if (s->max && !hfg_db_int_greater(f->p, f->len, s->max, strlen(s->max))) return 0;
   if (f->len + 1 > s->max_cap) {
     char *m = hfg_realloc(s->max, 64);
@@ -419,6 +442,11 @@ int hfg_dbsrc_next(hfg_dbsrc *s, hfg_record *rec, hfg_err *err) {
 uint64_t hfg_dbsrc_bytes(const hfg_dbsrc *s) { return s->state ? s->be->bytes(s->state) : 0; }
 
 const char *hfg_dbsrc_check_max(const hfg_dbsrc *s) { return s->max; }
+
+void hfg_dbsrc_check_nulls(const hfg_dbsrc *s, uint64_t *read, uint64_t *skipped) {
+  *read = s->nulls_read;
+  *skipped = s->nulls_skipped;
+}
 
 void hfg_dbsrc_free(hfg_dbsrc *s) {
   if (!s) return;

@@ -44,12 +44,17 @@
  * selected, in the same snapshot as everything else, and the largest check
  * value among the rows read is kept (hfg_dbsrc_check_max) for the manifest,
  * so the next run continues after it. Values are compared as integers of any
- * length; a non-integer value in the check column is a fatal error.
+ * length (up to 40 digits); a non-integer value in the check column is a fatal
+ * error. A row whose check column is NULL is never > last_value: with a
+ * last_value such rows are counted in the same snapshot (SELECT count(*) ...
+ * IS NULL) and not read; without one they are read like every row, and
+ * counted as they come (hfg_dbsrc_check_nulls), so that neither goes unsaid.
  *
- * Records: file = the redacted URI, line = the row's number (1-based); raw is
- * the row as COPY's text line (PostgreSQL) or its values joined by TAB with
- * \N for NULL (MariaDB), for the rejects file. A row PostgreSQL's text
- * cannot be parsed from (never expected) is a reject like a dump's.
+ * Records: file = the redacted URI, line = the row's number in the result
+ * (1-based; messages call it "row N"); raw is the row as COPY's text line
+ * (PostgreSQL) or its values joined by TAB with \N for NULL (MariaDB), for
+ * the rejects file. A row PostgreSQL's text cannot be parsed from (never
+ * expected) is a reject like a dump's.
  *
  * Calls: open (next)* free. One thread at a time.
  */
@@ -90,6 +95,11 @@ typedef struct hfg_dbsrc hfg_dbsrc;
  * HFG_ENOMEM, with the message in err naming the redacted URI. */
 int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
                    volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err);
+
+/* Rows whose check column is NULL: *read among the rows read (no last_value),
+ * *skipped counted and not read (with last_value; complete once open
+ * returned). Both 0 when check_column is off. */
+void hfg_dbsrc_check_nulls(const hfg_dbsrc *s, uint64_t *read, uint64_t *skipped);
 
 /* The result set's column names and their count; valid until free. */
 const char *const *hfg_dbsrc_columns(const hfg_dbsrc *s, size_t *n);
@@ -137,10 +147,12 @@ typedef struct hfg_db_row {
 } hfg_db_row;
 
 struct hfg_db_backend {
-  /* sql: the SELECT to run (check filter included); fills names (strdup'ed
-   * by the back end, freed with free_names) and *state. */
-  int (*open)(const hfg_db_uri *u, const char *sql, void **state, char ***names, size_t *n,
-              hfg_err *err);
+  /* sql: the SELECT to run (check filter included); count_sql (NULL: none): a
+   * SELECT count(*) run first in the same snapshot, its value in *count. Fills
+   * names (strdup'ed by the back end, freed with free_names) and *state. u
+   * outlives the state. */
+  int (*open)(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
+              void **state, char ***names, size_t *n, hfg_err *err);
   int (*next)(void *state, hfg_db_row *row, hfg_err *err);
   uint64_t (*bytes)(const void *state);
   void (*close)(void *state);

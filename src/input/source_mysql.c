@@ -122,8 +122,34 @@ static void my_close(void *state) {
   hfg_free(st);
 }
 
-static int my_open(const hfg_db_uri *u, const char *sql, void **state, char ***names, size_t *n,
-                   hfg_err *err) {
+/* Runs sql (the query, then its first row, looked at for a cancel as my_wait
+ * does); 0 or an error. */
+static int my_query(my_state *st, const char *sql, hfg_err *err) {
+  int qret = 0, qs = mysql_real_query_start(&qret, st->m, sql, strlen(sql));
+  while (qs) {
+    if ((qs = my_wait(st, qs)) < 0) return my_canceled(st, err);
+    qs = mysql_real_query_cont(&qret, st->m, qs);
+  }
+  return qret ? my_fail(st, HFG_EINVAL, "", err) : 0;
+}
+
+/* The one integer a SELECT count(*) returns, into *count. */
+static int my_count(my_state *st, const char *sql, uint64_t *count, hfg_err *err) {
+  int rc = my_query(st, sql, err);
+  if (rc) return rc;
+  MYSQL_RES *r = mysql_store_result(st->m);
+  MYSQL_ROW row = r && mysql_num_fields(r) == 1 ? mysql_fetch_row(r) : NULL;
+  if (!row || !row[0]) {
+    if (r) mysql_free_result(r);
+    return my_fail(st, HFG_EINVAL, "counting the rows whose check column is NULL", err);
+  }
+  *count = strtoull(row[0], NULL, 10);
+  mysql_free_result(r);
+  return 0;
+}
+
+static int my_open(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
+                   void **state, char ***names, size_t *n, hfg_err *err) {
   *state = NULL;
   my_state *st = hfg_calloc(1, sizeof *st);
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
@@ -162,18 +188,8 @@ static int my_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
       (rc = my_exec(st, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", err)) ||
       (rc = my_exec(st, "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY", err)))
     goto fail;
-  int qret = 0, qs = mysql_real_query_start(&qret, st->m, sql, strlen(sql));
-  while (qs) {
-    if ((qs = my_wait(st, qs)) < 0) {
-      rc = my_canceled(st, err);
-      goto fail;
-    }
-    qs = mysql_real_query_cont(&qret, st->m, qs);
-  }
-  if (qret) {
-    rc = my_fail(st, HFG_EINVAL, "", err);
+  if ((count_sql && (rc = my_count(st, count_sql, count, err))) || (rc = my_query(st, sql, err)))
     goto fail;
-  }
   if (!(st->res = mysql_use_result(st->m))) {
     rc = my_fail(st, HFG_EINVAL, "no result set", err);
     goto fail;
@@ -261,9 +277,9 @@ static uint64_t my_bytes(const void *state) { return ((const my_state *)state)->
 
 #else /* built without libmariadb */
 
-static int my_open(const hfg_db_uri *u, const char *sql, void **state, char ***names, size_t *n,
-                   hfg_err *err) {
-  (void)sql, (void)names, (void)n;
+static int my_open(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
+                   void **state, char ***names, size_t *n, hfg_err *err) {
+  (void)sql, (void)count_sql, (void)count, (void)names, (void)n;
   *state = NULL;
   return hfg_err_set(err, HFG_EINVAL,
                      "%s: hfilegen was built without MySQL/MariaDB support (install "

@@ -13,6 +13,7 @@
 #include "input/source_db.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -237,8 +238,24 @@ static void pg_close(void *state) {
   hfg_free(st);
 }
 
-static int pg_open(const hfg_db_uri *u, const char *sql, void **state, char ***names, size_t *n,
-                   hfg_err *err) {
+/* The one integer a SELECT count(*) returns, into *count. */
+static int pg_count(pg_state *st, const char *sql, uint64_t *count, hfg_err *err) {
+  PGresult *r;
+  int rc = run(st, sql, &r, err);
+  if (rc) return rc;
+  if (!r || PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 || PQnfields(r) != 1) {
+    char m[512];
+    hfg_err_set(err, HFG_EINVAL, "%s: %s", st->shown, res_msg(r, st->conn, m, sizeof m));
+    PQclear(r);
+    return HFG_EINVAL;
+  }
+  *count = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+  PQclear(r);
+  return 0;
+}
+
+static int pg_open(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
+                   void **state, char ***names, size_t *n, hfg_err *err) {
   *state = NULL;
   pg_state *st = hfg_calloc(1, sizeof *st);
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
@@ -258,6 +275,7 @@ static int pg_open(const hfg_db_uri *u, const char *sql, void **state, char ***n
       (rc = exec_ok(st, "SET LOCAL bytea_output = 'hex'", err)))
     goto fail;
   if ((rc = pg_describe(st, sql, names, n, err))) goto fail;
+  if (count_sql && (rc = pg_count(st, count_sql, count, err))) goto names;
   size_t ql = strlen(sql) + 32;
   char *q = hfg_malloc(ql);
   if (!q) {
@@ -403,9 +421,9 @@ static uint64_t pg_bytes(const void *state) { return ((const pg_state *)state)->
 
 #else /* built without libpq */
 
-static int pg_open(const hfg_db_uri *u, const char *sql, void **state, char ***names, size_t *n,
-                   hfg_err *err) {
-  (void)sql, (void)names, (void)n;
+static int pg_open(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
+                   void **state, char ***names, size_t *n, hfg_err *err) {
+  (void)sql, (void)count_sql, (void)count, (void)names, (void)n;
   *state = NULL;
   return hfg_err_set(err, HFG_EINVAL,
                      "%s: hfilegen was built without PostgreSQL support (install libpq-dev and "

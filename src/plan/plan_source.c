@@ -161,8 +161,9 @@ fail:
 
 static void note_reject(plan_src *s, const hfg_record *r, const char *why) {
   if (s->st.rejected++ == 0)
-    snprintf(s->st.first_reject, sizeof s->st.first_reject, "%.200s line %llu: %.280s",
-             r->file ? r->file : "-", (unsigned long long)r->line, why);
+    snprintf(s->st.first_reject, sizeof s->st.first_reject, "%.200s %s %llu: %.280s",
+             r->file ? r->file : "-", r->file ? hfg_record_unit(r->file) : "line",
+             (unsigned long long)r->line, why);
 }
 
 /* Encodes the row's values as build would; 0, HFG_EPARSE (why set) or HFG_ENOMEM. */

@@ -13,7 +13,10 @@
 #   so does a server killed mid-read (its last notice named, not printed); a ?query= may
 #   end in ';';
 #   the password never reaches a message, the rejects file or the manifest;
-#   plan, lint and splits --algo sample read the same URIs.
+#   plan, lint and splits --algo sample read the same URIs;
+#   the README's first night loads every row (ids <= 0 and NULL ones too), and rows whose
+#   check column is NULL are counted and warned about (loaded on a first night, never
+#   selected after); a row is "row N" in messages.
 #
 # usage: direct.sh HFILEGEN SOURCE_DIR
 # Exit 77 (ctest: skipped) only when neither server can be started here; a server that is
@@ -187,12 +190,59 @@ YAML
     diff "$T/$name.union" "$T/$name.fullcells" | head -5
   elif ! grep -q "warning: no records were read (no row has id > 60): $o3 holds no HFiles" "$T/$name-inc3.err"; then
     fail "$name: the quiet night's warning: $(cat "$T/$name-inc3.err")"
-  elif ! grep -q '"incremental": {"mode": "append", "check_column": "id", "last_value": "30"}' "$o1/manifest.json" ||
+  elif ! grep -q '"incremental": {"mode": "append", "check_column": "id", "last_value": "30", "null_check_loaded": 0, "null_check_not_loaded": 0}' "$o1/manifest.json" ||
        ! grep -q '"last_value": "60"' "$o2/manifest.json" || ! grep -q '"last_value": "60"' "$o3/manifest.json"; then
     fail "$name: manifest last values: $(grep -h incremental "$o1/manifest.json" "$o2/manifest.json" "$o3/manifest.json")"
   else
     echo "ok: $name: incremental 30 + 30 + 0 rows = full load of 60 ($(wc -l <"$T/$name.union") cells)"
   fi
+}
+
+# first_nights NAME URI SQL_CMD: the README's first night (its flags, read from README.md) on
+# a table whose ids include -5, 0 and a NULL loads every row, and says that the NULL one was
+# loaded (summary, warning, manifest); the next night (--last-value-from) reads only the new
+# row, and counts and warns about both rows whose id is NULL, which it never selects. The
+# README's first night was --last-value 0: ids <= 0 and the NULL row were skipped silently.
+first_nights() {
+  local name=$1 uri=$2 sql=$3 o1="$T/$1-night1" o2="$T/$1-night2"
+  $sql "CREATE TABLE nights (id BIGINT, v VARCHAR(20)); INSERT INTO nights VALUES (-5, 'm5'), (0, 'z'), (NULL, 'n1'), (1, 'a'), (2, 'b')" >/dev/null ||
+    { fail "$name: creating the table"; return; }
+  local line args
+  line=$(sed -n '/^# first night/{n;p;q}' "$SRC/README.md")
+  args=${line#*--out /data/hfiles/orders/2026-11-30}
+  [ "$args" != "$line" ] || { fail "$name: README's first night not found: [$line]"; return; }
+  printf 'inputs:\n  - %s\nrowkey: "{v}"\nincremental: append\ncheck-column: id\n' "$uri" >"$T/$name-nights.yaml"
+  # shellcheck disable=SC2086 # the README's flags, as it writes them
+  build_ok "$name-night1" "$o1" --job "$T/$name-nights.yaml" $args || return
+  $sql "INSERT INTO nights VALUES (3, 'c'), (NULL, 'n2')" >/dev/null
+  build_ok "$name-night2" "$o2" --job "$T/$name-nights.yaml" --last-value-from "$o1" || return
+  local r1 r2
+  r1=$(awk '/records read/ {print $3}' "$T/$name-night1.summary")
+  r2=$(awk '/records read/ {print $3}' "$T/$name-night2.summary")
+  if [ "$r1" != 5 ] || [ "$r2" != 1 ]; then
+    fail "$name: README's first night read $r1 rows (expected all 5: ids -5, 0, NULL, 1, 2), the next $r2 (expected 1)"
+  elif ! grep -q '"last_value": "2", "null_check_loaded": 1, "null_check_not_loaded": 0}' "$o1/manifest.json" ||
+       ! grep -q '"last_value": "3", "null_check_loaded": 0, "null_check_not_loaded": 2}' "$o2/manifest.json"; then
+    fail "$name: manifests: $(grep -h incremental "$o1/manifest.json" "$o2/manifest.json")"
+  elif ! grep -q "null check values 1 loaded (id is NULL" "$T/$name-night1.summary" ||
+       ! grep -q "warning: 1 row whose id is NULL was loaded" "$T/$name-night1.err"; then
+    fail "$name: night 1 does not say the NULL id was loaded: $(cat "$T/$name-night1.summary" "$T/$name-night1.err")"
+  elif ! grep -q "null check values 2 not loaded (id is NULL: never > 2)" "$T/$name-night2.summary" ||
+       ! grep -q "warning: 2 rows whose id is NULL were not loaded (id > 2 never holds for NULL)" "$T/$name-night2.err"; then
+    fail "$name: night 2 does not count the NULL ids it left: $(cat "$T/$name-night2.summary" "$T/$name-night2.err")"
+  else
+    echo "ok: $name: README's first night read all 5 rows (ids -5, 0, NULL), the next 1; NULL ids: 1 loaded, then 2 not loaded, said"
+  fi
+}
+
+# rows_named NAME URI_BASE SHOWN_BASE: a database row is "row N" (of the query result) in a
+# rejected record's error and in a duplicate key's (both rows); it was "line N".
+rows_named() {
+  local name=$1 base=$2 shown=$3
+  local q="query=SELECT+id,+CASE+WHEN+id+%3D+1+THEN+NULL+ELSE+v+END+AS+v+FROM+nights+WHERE+id+IS+NOT+NULL+ORDER+BY+id"
+  must_fail "$name-reject" "$shown?$q row 3: key column 'v' is NULL (record rejected" --rowkey '{v}' "$base?$q"
+  local d="query=SELECT+id,+%27same%27+AS+k,+v+FROM+nights+WHERE+id+IS+NOT+NULL+ORDER+BY+id"
+  must_fail "$name-duplicate" "duplicate rowkey 'same': $shown?$d row 1 and $shown?$d row 2" --rowkey '{k}' "$base?$d"
 }
 
 # others URI: plan, lint and splits --algo sample read a database URI.
@@ -302,6 +352,8 @@ SQL
     fi
   fi
   others pg-tools "$URI"
+  first_nights pg-nights "$base?table=nights" "pg_sql -c"
+  rows_named pg-rows "$base" "$base"
   # bad input
   closed=$(db_free_port)
   must_fail pg-wrong-password "postgresql://pwuser@$PG_HOST:$PG_PORT/$PG_DB?table=orders" \
@@ -392,6 +444,8 @@ else
   my_more() { mariadb_sql -e "INSERT INTO events (id, v) SELECT seq, CONCAT('f', seq) FROM seq_31_to_60"; }
   incremental mariadb "$pwuri?table=events" my_more
   others my-tools "$URI"
+  first_nights my-nights "$pwuri?table=nights" "mariadb_sql -e"
+  rows_named my-rows "$pwuri" "$pwshown"
   closed=$(db_free_port)
   must_fail my-wrong-password "$pwshown?table=orders" "mysql://pwuser:${SECRET}x@$MY_HOST:$MY_PORT/$MY_DB?table=orders"
   must_fail my-closed-port "mysql://pwuser@$MY_HOST:$closed/$MY_DB?table=orders" \

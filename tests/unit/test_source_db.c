@@ -100,6 +100,10 @@ TEST(bad_uris) {
                 "mysql://u@h/db?table=t&sslmode=require: unknown or bad parameter 'sslmode'"));
   CHECK(refused("mysql://u:secret@h/db?table=t", "id", "1; DROP TABLE t", "is not an integer"));
   CHECK(refused("postgresql://u:secret@h/db?table=t", "id", "1.5", "is not an integer"));
+  /* 41 digits is a number, only too long to compare: said so, not "not an integer" */
+  CHECK(refused("postgresql://u:secret@h/db?table=t", "id",
+                "12345678901234567890123456789012345678901",
+                "is an integer of more than 40 digits"));
   /* a query's trailing ';' is dropped (a derived table cannot hold it): nothing else is left */
   CHECK(refused("postgresql://u:secret@h/db?query=+;+%0A", NULL, NULL, "empty table= or query="));
   /* such a password is read as one: the URI parses on to its next fault */
