@@ -33,6 +33,22 @@ void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io) 
   io->fields_escaped_by = o->fields_escaped_by;
   io->lines_terminated_by = o->lines_terminated_by;
   io->cancel = o->cancel;
+  /* One record limit for every input (files, dumps, stdin, database rows): 64 MiB, or a
+   * sixteenth of --memory when that is less. The sort holds a record whole, and so do the
+   * reader's buffer, the build's payload, a merge's read buffer and the HFile block being
+   * written; a budget that cannot take that refuses the record (a reject naming --memory)
+   * instead of growing past the budget. */
+  if (o->memory && o->memory / 16 < HFG_MAX_RECORD_DEFAULT) {
+    io->max_record_bytes = o->memory / 16;
+    char m[32];
+    if (o->memory % ((size_t)1 << 30) == 0) snprintf(m, sizeof m, "%zug", o->memory >> 30);
+    else if (o->memory % ((size_t)1 << 20) == 0) snprintf(m, sizeof m, "%zum", o->memory >> 20);
+    else if (o->memory % 1024 == 0) snprintf(m, sizeof m, "%zuk", o->memory >> 10);
+    else snprintf(m, sizeof m, "%zu", o->memory);
+    snprintf(io->max_record_note, sizeof io->max_record_note,
+             "the record limit at --memory %s: a sixteenth of it, as the sort holds a record "
+             "whole; a larger --memory takes records up to 64 MiB", m);
+  }
 }
 
 void hfg_colmap_column_text(const hfg_colmap *m, const hfg_cellcol *cc, char *why, size_t len) {

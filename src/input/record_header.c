@@ -99,6 +99,11 @@ int hfg_rr_check_header(hfg_record_reader *r, const hfg_field *hf, size_t nh) {
 
 const char *hfg_record_unit(const char *file) { return hfg_db_is_uri(file) ? "row" : "line"; }
 
+void hfg_rr_overlong_reason(hfg_record_reader *r) {
+  snprintf(r->reason, sizeof r->reason, "record longer than %zu bytes%s%s%s", r->max_record,
+           r->max_note[0] ? " (" : "", r->max_note, r->max_note[0] ? ")" : "");
+}
+
 /* The database input's check maximum into r->check_max (over all inputs). */
 static void keep_check_max(hfg_record_reader *r) {
   const char *m = r->db ? hfg_dbsrc_check_max(r->db) : NULL;
@@ -139,6 +144,9 @@ int hfg_rr_open_db(hfg_record_reader *r, const char *path) {
                        r->name);
   int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, r->cancel, &r->db, &r->err);
   if (rc) return rc;
+  hfg_rr_overlong_reason(r); /* the same limit and reason as a file's record */
+  if (hfg_dbsrc_set_max_record(r->db, r->max_record, r->reason))
+    return hfg_err_set(&r->err, HFG_ENOMEM, "%s: out of memory", r->name);
   r->in_open = 1;
   size_t n;
   const char *const *names = hfg_dbsrc_columns(r->db, &n);

@@ -11,7 +11,6 @@
 #include "util/alloc.h"
 
 #define DEFAULT_BUFFER (1u << 20)
-#define DEFAULT_MAX_RECORD ((size_t)64 << 20)
 
 int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_input_options *opts,
                            hfg_record_reader **out, char *errmsg, size_t errlen) {
@@ -53,8 +52,9 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   }
   r->has_header = o.has_header;
   r->expected = o.expected_columns;
-  r->max_record = o.max_record_bytes ? o.max_record_bytes : DEFAULT_MAX_RECORD;
+  r->max_record = o.max_record_bytes ? o.max_record_bytes : HFG_MAX_RECORD_DEFAULT;
   if (r->max_record > SIZE_MAX / 4) r->max_record = SIZE_MAX / 4;
+  snprintf(r->max_note, sizeof r->max_note, "%s", o.max_record_note);
   r->cap = o.buffer_size ? o.buffer_size : DEFAULT_BUFFER;
   r->name = "";
   r->limit = UINT64_MAX;

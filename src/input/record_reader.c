@@ -483,10 +483,11 @@ __attribute__((noinline, cold)) static int reject_overlong(hfg_record_reader *r,
     quote_where(where, sizeof where, below);
     quote_span(span, sizeof span, count_lf(quote, cut) + 1, (size_t)(cut - quote));
     snprintf(r->reason, sizeof r->reason,
-             "record longer than %zu bytes: the quote opened %s is still open after %s",
-             r->max_record, where, span);
+             "record longer than %zu bytes%s%s%s: the quote opened %s is still open after %s",
+             r->max_record, r->max_note[0] ? " (" : "", r->max_note, r->max_note[0] ? ")" : "",
+             where, span);
   } else {
-    snprintf(r->reason, sizeof r->reason, "record longer than %zu bytes", r->max_record);
+    hfg_rr_overlong_reason(r);
   }
   rec->reason = r->reason;
   return HFG_EPARSE;

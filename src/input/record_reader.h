@@ -115,6 +115,9 @@ typedef enum hfg_input_format {
  * is CSV. The content is never guessed from. */
 hfg_input_format hfg_input_format_guess(const char *path);
 
+/* The record limit when none is given (hfg_input_options.max_record_bytes 0). */
+#define HFG_MAX_RECORD_DEFAULT ((size_t)64 << 20)
+
 typedef struct hfg_input_options {
   hfg_input_format format;
   int delimiter;           /* -1: format default (',' CSV, '\t' TSV); else a byte 0..255
@@ -123,7 +126,8 @@ typedef struct hfg_input_options {
   size_t expected_columns; /* 0: from the header, else from the first record */
   size_t buffer_size;      /* initial read buffer, 0: 1 MiB. Grows to hold a long
                               record. Tests use tiny sizes to force refills. */
-  size_t max_record_bytes; /* 0: 64 MiB. Longest accepted record (raw bytes). */
+  size_t max_record_bytes; /* 0: 64 MiB. Longest accepted record (raw bytes), the
+                              same for every input, database rows included. */
   const char *const *column_names; /* NULL, or names that replace the header's: */
   size_t ncolumn_names;    /* with has_header each input's header is still read,
                               checked and skipped, but must have this many fields;
@@ -149,9 +153,12 @@ typedef struct hfg_input_options {
    * HFG_ECANCELED within ~200 ms of *cancel becoming nonzero (the build's
    * cancel flag: SIGINT/SIGTERM). NULL: waits as long as the server does. */
   volatile sig_atomic_t *cancel;
+  /* Why max_record_bytes is what it is, for the reason of a record over it
+   * ("record longer than N bytes (NOTE)"); "" none. Copied at open. */
+  char max_record_note[160];
 } hfg_input_options;
 
-#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, ""}
 
 /* One record. All pointers are borrowed: fields, raw and reason until the next
  * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */

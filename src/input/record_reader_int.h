@@ -24,6 +24,7 @@ struct hfg_record_reader {
   int has_header;
   size_t expected;
   size_t max_record;
+  char max_note[160]; /* opts.max_record_note: why max_record is what it is, "" none */
 
   char **paths; /* copies */
   size_t npaths, next_path;
@@ -56,7 +57,7 @@ struct hfg_record_reader {
   size_t ngiven;
   const char *header_from; /* display name of the input the header came from */
 
-  char reason[192];
+  char reason[384];
   char bin_reason[352]; /* a malformed record's reason when the input looks binary */
   hfg_err err;
 
@@ -104,6 +105,8 @@ int hfg_rr_check_first_record(hfg_record_reader *r, const hfg_record *rec);
 int hfg_rr_open_db(hfg_record_reader *r, const char *path);
 /* Closes the open database input, keeping its check maximum and counts. */
 void hfg_rr_close_db(hfg_record_reader *r);
+/* "record longer than N bytes" (and the note on the limit) into r->reason. */
+void hfg_rr_overlong_reason(hfg_record_reader *r);
 
 /* Text encoding (record_text.c): 0 when the input's first bytes, at
  * buf[pos..end), may be UTF-8 text, else HFG_EUNSUPPORTED with the reason in r->err. */

@@ -22,6 +22,7 @@ struct hfg_dbsrc {
   size_t max_cap;
   uint64_t row;
   uint64_t nulls_read, nulls_skipped; /* rows with a NULL check column (hfg_dbsrc_check_nulls) */
+  char *long_reason; /* a row over uri.max_row is rejected with it */
 };
 
 static const char *const SCHEMES[] = {"postgresql://", "postgres://", "mysql://", "mariadb://"};
@@ -432,6 +433,12 @@ int hfg_dbsrc_next(hfg_dbsrc *s, hfg_record *rec, hfg_err *err) {
   rec->raw = row.raw;
   rec->raw_len = row.raw_len;
   rec->reason = row.reason;
+  if (rc == HFG_EPARSE && row.too_long) {
+    rec->fields = NULL;
+    rec->nfields = 0;
+    rec->reason = s->long_reason ? s->long_reason : "record longer than the record limit";
+    return rc;
+  }
   if (rc == 1 && s->check_idx >= 0 && (size_t)s->check_idx < row.nfields) {
     int crc = note_check(s, &row.fields[s->check_idx], err);
     if (crc) return crc;
@@ -442,6 +449,13 @@ int hfg_dbsrc_next(hfg_dbsrc *s, hfg_record *rec, hfg_err *err) {
 uint64_t hfg_dbsrc_bytes(const hfg_dbsrc *s) { return s->state ? s->be->bytes(s->state) : 0; }
 
 const char *hfg_dbsrc_check_max(const hfg_dbsrc *s) { return s->max; }
+
+int hfg_dbsrc_set_max_record(hfg_dbsrc *s, size_t max, const char *reason) {
+  s->uri.max_row = max;
+  hfg_free(s->long_reason);
+  s->long_reason = reason ? hfg_strdup(reason) : NULL;
+  return reason && !s->long_reason ? HFG_ENOMEM : 0;
+}
 
 void hfg_dbsrc_check_nulls(const hfg_dbsrc *s, uint64_t *read, uint64_t *skipped) {
   *read = s->nulls_read;
@@ -455,6 +469,7 @@ void hfg_dbsrc_free(hfg_dbsrc *s) {
   hfg_free(s->names);
   uri_free(&s->uri);
   hfg_free(s->max);
+  hfg_free(s->long_reason);
   hfg_free(s->shown);
   hfg_free(s);
 }

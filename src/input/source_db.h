@@ -54,7 +54,11 @@
  * (1-based; messages call it "row N"); raw is the row as COPY's text line
  * (PostgreSQL) or its values joined by TAB with \N for NULL (MariaDB), for
  * the rejects file. A row PostgreSQL's text cannot be parsed from (never
- * expected) is a reject like a dump's.
+ * expected) is a reject like a dump's. A row whose raw bytes are over the
+ * record limit (hfg_dbsrc_set_max_record) is rejected as soon as the client
+ * library hands it over, before it is parsed or copied: raw is cut at the
+ * limit, the reason is the reader's. (The client library holds a row whole
+ * before it hands it over: libpq twice, its buffer and the copy it returns.)
  *
  * Calls: open (next)* free. One thread at a time.
  */
@@ -96,6 +100,10 @@ typedef struct hfg_dbsrc hfg_dbsrc;
 int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
                    volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err);
 
+/* The record limit (0 none) and the reason a row over it is rejected with
+ * (copied). Before the first next. */
+int hfg_dbsrc_set_max_record(hfg_dbsrc *s, size_t max, const char *reason);
+
 /* Rows whose check column is NULL: *read among the rows read (no last_value),
  * *skipped counted and not read (with last_value; complete once open
  * returned). Both 0 when check_column is off. */
@@ -133,6 +141,7 @@ typedef struct hfg_db_uri {
   size_t nparams;
   const char *shown;     /* redacted URI, for messages */
   volatile sig_atomic_t *cancel; /* hfg_dbsrc_open's, NULL none */
+  size_t max_row;        /* the record limit on a row's raw bytes, 0 none */
 } hfg_db_uri;
 
 typedef struct hfg_db_backend hfg_db_backend;
@@ -144,6 +153,7 @@ typedef struct hfg_db_row {
   const char *raw;
   size_t raw_len;
   const char *reason; /* HFG_EPARSE only */
+  int too_long;       /* HFG_EPARSE: raw (cut at max_row) is over u->max_row */
 } hfg_db_row;
 
 struct hfg_db_backend {

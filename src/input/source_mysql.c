@@ -240,6 +240,29 @@ static int my_next(void *state, hfg_db_row *row, hfg_err *err) {
   unsigned long *len = mysql_fetch_lengths(st->res);
   size_t need = st->ncols;
   for (size_t i = 0; i < st->ncols; i++) need += r[i] ? len[i] : 2;
+  size_t max = st->u->max_row;
+  if (max && need - 1 > max) { /* over the record limit: rejected, raw cut at it, not parsed */
+    if (max > st->rcap) {
+      char *nr = hfg_realloc(st->raw, max);
+      if (!nr) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+      st->raw = nr;
+      st->rcap = max;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < st->ncols && k < max; i++) {
+      if (i) st->raw[k++] = '\t';
+      const char *v = r[i] ? r[i] : "\\N";
+      size_t l = r[i] ? len[i] : 2;
+      if (l > max - k) l = max - k;
+      memcpy(st->raw + k, v, l);
+      k += l;
+    }
+    st->bytes += need - 1;
+    row->raw = st->raw;
+    row->raw_len = k;
+    row->too_long = 1;
+    return HFG_EPARSE;
+  }
   if (need > st->rcap) {
     char *nr = hfg_realloc(st->raw, need * 2);
     if (!nr) return hfg_err_set(err, HFG_ENOMEM, "out of memory");

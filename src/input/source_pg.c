@@ -30,6 +30,7 @@
 typedef struct pg_state {
   PGconn *conn;
   volatile sig_atomic_t *cancel; /* the job's cancel flag, NULL none */
+  const hfg_db_uri *u;            /* for its record limit (max_row) */
   const char *shown;
   const char *table; /* table= as given, NULL for query= */
   hfg_dialect *d;
@@ -259,6 +260,7 @@ static int pg_open(const hfg_db_uri *u, const char *sql, const char *count_sql, 
   *state = NULL;
   pg_state *st = hfg_calloc(1, sizeof *st);
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  st->u = u;
   st->shown = u->shown;
   st->table = u->table;
   st->cancel = u->cancel;
@@ -373,6 +375,13 @@ static int pg_next(void *state, hfg_db_row *row, hfg_err *err) {
                        pg_msg(st->conn, m, sizeof m), notice_note(st, nn, sizeof nn));
   }
   st->bytes += (uint64_t)len;
+  size_t text = (size_t)len - (len > 0 && st->row[len - 1] == '\n'); /* the row's bytes */
+  if (st->u->max_row && text > st->u->max_row) { /* rejected unparsed, raw cut at the limit */
+    row->raw = st->row;
+    row->raw_len = st->u->max_row;
+    row->too_long = 1;
+    return HFG_EPARSE;
+  }
   hfg_dialect_step s;
   int rc = hfg_dialect_parse(st->d, st->row, st->row + len, 1, &s);
   if (rc == HFG_ENOMEM) return hfg_err_set(err, HFG_ENOMEM, "out of memory");

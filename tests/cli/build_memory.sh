@@ -35,8 +35,10 @@ import os, sys
 # posix_spawn (glibc: a vfork-like clone), so the child's peak is hfilegen's own,
 # not that of a forked copy of this Python
 fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ,
-                     file_actions=[(os.POSIX_SPAWN_DUP2, fd, 1), (os.POSIX_SPAWN_DUP2, fd, 2)])
+acts = [(os.POSIX_SPAWN_DUP2, fd, 1), (os.POSIX_SPAWN_DUP2, fd, 2)]
+if os.environ.get("PEAK_STDIN"):  # the file to give as standard input
+    acts.append((os.POSIX_SPAWN_DUP2, os.open(os.environ["PEAK_STDIN"], os.O_RDONLY), 0))
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ, file_actions=acts)
 _, status, ru = os.wait4(pid, 0)
 print(ru.ru_maxrss if os.waitstatus_to_exitcode(status) == 0 else "FAIL")
 PY
@@ -62,5 +64,48 @@ for mem in 8 16; do
     echo "  --memory ${mem}m --threads $t: peak RSS $((got / 1024)) MiB (bare $((bare / 1024)) MiB), ${runs:-0} spill runs"
   done
 done
+
+# ---- a record that the budget cannot hold is rejected, not loaded past it ----
+# One record limit for every input: 64 MiB, or a sixteenth of --memory when that is less.
+# A 70 MB row (line 1001 of 2000) at --memory 32m, as a TSV file, a CSV file, a pg-text dump
+# and on stdin: rejected (the same reason, naming --memory) and peak RSS within the budget
+# + 6 MiB. It was rejected only by the 64 MiB limit, with RSS at 145-213 MB; a 30 MB row was
+# loaded at 100 MB.
+python3 - "$T/big.txt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("".join(f"{i}\tsmall {i}\n" for i in range(1, 1001)))
+    f.write("1001\t" + "x" * 70000000 + "\n")
+    f.write("".join(f"{i}\tsmall {i}\n" for i in range(1002, 2001)))
+PY
+reason="record longer than 2097152 bytes (the record limit at --memory 32m: a sixteenth of it"
+for how in tsv csv pg-text stdin; do
+  in="$T/big.txt"
+  case $how in
+    tsv) fmt=(--format tsv) ;;
+    csv) fmt=(--format csv --delimiter "$(printf '\t')") ;;
+    pg-text) fmt=(--format pg-text) ;;
+    stdin) fmt=(--format tsv) in=- ;;
+  esac
+  rm -rf "$T/out"
+  got=$( [ $how = stdin ] && export PEAK_STDIN="$T/big.txt"; peak build --rowkey '{id}' --columns id,v "${fmt[@]}" \
+    --out "$T/out" --memory 32m --threads 2 --max-rejects 1 --timestamp 1 --tmp-dir "$T" "$in")
+  limit=$((bare + (32 + 6) * 1024))
+  rej=$(awk -F'\t' '$2 == 1001 {print $1 " " $3}' "$T/out/_rejects.tsv" 2>/dev/null)
+  shown=$([ $how = stdin ] && echo "<stdin>" || echo "$T/big.txt")
+  check "70 MB row, $how: built, the row rejected ($(tail -2 "$T/summary" | tr '\n' ' '))" \
+    '[ "$got" != FAIL ] && grep -q "records read      2000" "$T/summary"'
+  check "70 MB row, $how: rejected naming the input, the line and --memory: [$rej]" \
+    '[ "${rej#"$shown $reason"}" != "$rej" ]'
+  check "70 MB row, $how: peak RSS $((${got/FAIL/0} / 1024)) MiB within $((limit / 1024)) MiB" \
+    '[ "$got" != FAIL ] && [ "$got" -le "$limit" ]'
+  echo "  70 MB row, $how, --memory 32m: peak RSS $((${got/FAIL/0} / 1024)) MiB (bare $((bare / 1024)) MiB)"
+done
+# just under the limit, a long record loads: the limit is not below what the budget holds
+python3 -c "import sys; sys.stdout.write('1\tsmall\n2\t' + 'y' * (2097152 - 2) + '\n3\tsmall\n')" >"$T/edge.txt"
+rm -rf "$T/out"
+got=$(peak build --rowkey '{id}' --columns id,v --format tsv --out "$T/out" --memory 32m --timestamp 1 "$T/edge.txt")
+check "a 2 MiB record at --memory 32m loads ($(tail -2 "$T/summary" | tr '\n' ' '))" \
+  '[ "$got" != FAIL ] && grep -q "records written   3" "$T/summary"'
 echo "build_memory: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

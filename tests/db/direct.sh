@@ -16,7 +16,8 @@
 #   plan, lint and splits --algo sample read the same URIs;
 #   the README's first night loads every row (ids <= 0 and NULL ones too), and rows whose
 #   check column is NULL are counted and warned about (loaded on a first night, never
-#   selected after); a row is "row N" in messages.
+#   selected after); a row is "row N" in messages; a 70 MB row at --memory 32m is rejected
+#   as its dump's is, for the same reason, and RSS stays near the budget.
 #
 # usage: direct.sh HFILEGEN SOURCE_DIR
 # Exit 77 (ctest: skipped) only when neither server can be started here; a server that is
@@ -198,6 +199,21 @@ YAML
   fi
 }
 
+# peak_kb OUT ERR ARGS...: runs hfilegen with ARGS (stdout into OUT, stderr into ERR), prints
+# its peak RSS in KiB (wait4's ru_maxrss of a posix_spawn'ed child, as
+# tests/cli/build_memory.sh measures it)
+peak_kb() {
+  python3 - "$1" "$2" "$H" "${@:3}" <<'PY'
+import os, sys
+fo = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+fe = os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+pid = os.posix_spawn(sys.argv[3], sys.argv[3:], os.environ,
+                     file_actions=[(os.POSIX_SPAWN_DUP2, fo, 1), (os.POSIX_SPAWN_DUP2, fe, 2)])
+_, status, ru = os.wait4(pid, 0)
+print(ru.ru_maxrss)
+PY
+}
+
 # first_nights NAME URI SQL_CMD: the README's first night (its flags, read from README.md) on
 # a table whose ids include -5, 0 and a NULL loads every row, and says that the NULL one was
 # loaded (summary, warning, manifest); the next night (--last-value-from) reads only the new
@@ -243,6 +259,39 @@ rows_named() {
   must_fail "$name-reject" "$shown?$q row 3: key column 'v' is NULL (record rejected" --rowkey '{v}' "$base?$q"
   local d="query=SELECT+id,+%27same%27+AS+k,+v+FROM+nights+WHERE+id+IS+NOT+NULL+ORDER+BY+id"
   must_fail "$name-duplicate" "duplicate rowkey 'same': $shown?$d row 1 and $shown?$d row 2" --rowkey '{k}' "$base?$d"
+}
+
+# big_row NAME URI DUMP COPIES DUMP_ARGS...: a 70 MB row (row 1001 of 2000) at --memory 32m,
+# read directly and from the server's own dump of the table: both reject it, for the same
+# reason naming --memory (the direct read loaded it at 358 MB (PostgreSQL) / 286 MB
+# (MariaDB) peak RSS, the dump rejected it at 213 MB against the 64 MiB limit); peak RSS
+# within the budget + 6 MiB for the dump, and for the direct read no more than the row
+# held whole COPIES times by the client library on top of that (libpq: twice, its buffer
+# and the copy it hands out; libmariadb once).
+big_row() {
+  local name=$1 uri=$2 dump=$3 copies=$4
+  shift 4
+  local bare d r rd rr
+  bare=$(peak_kb "$T/bare.out" "$T/bare.err" --version)
+  d=$(peak_kb "$T/$name-dump.summary" "$T/$name-dump.err" build --rowkey '{id}' --memory 32m \
+    --max-rejects 1 --timestamp 1 --out "$T/$name-dump" "$@" "$dump")
+  r=$(peak_kb "$T/$name-direct.summary" "$T/$name-direct.err" build --rowkey '{id}' --memory 32m \
+    --max-rejects 1 --timestamp 1 --out "$T/$name-direct" "$uri")
+  rd=$(awk -F'\t' '$2 == 1001 {print $3}' "$T/$name-dump/_rejects.tsv" 2>/dev/null)
+  rr=$(awk -F'\t' '$2 == 1001 {print $3}' "$T/$name-direct/_rejects.tsv" 2>/dev/null)
+  local lim=$((bare + (32 + 6) * 1024)) row=$((70000000 / 1024))
+  echo "  $name: peak RSS at --memory 32m with a 70 MB row: dump $((d / 1024)) MiB, direct $((r / 1024)) MiB (bare $((bare / 1024)) MiB)"
+  if [ ! -f "$T/$name-direct/_SUCCESS" ] || [ ! -f "$T/$name-dump/_SUCCESS" ] ||
+     ! grep -q "records read      2000" "$T/$name-direct.summary"; then
+    fail "$name: builds: $(cat "$T/$name-direct.err" "$T/$name-dump.err" | head -4)"
+  elif [ -z "$rr" ] || [ "$rr" != "$rd" ] ||
+       ! grep -q "^record longer than 2097152 bytes (the record limit at --memory 32m" <<<"$rr"; then
+    fail "$name: the 70 MB row's rejects: direct [$rr], dump [$rd]"
+  elif [ "$d" -gt "$lim" ] || [ "$r" -gt $((lim + copies * row)) ]; then
+    fail "$name: peak RSS dump $((d / 1024)) MiB (limit $((lim / 1024))), direct $((r / 1024)) MiB (limit $(((lim + copies * row) / 1024)))"
+  else
+    echo "ok: $name: a 70 MB row is rejected alike from the table and its dump (naming --memory), within the budget"
+  fi
 }
 
 # others URI: plan, lint and splits --algo sample read a database URI.
@@ -354,6 +403,8 @@ SQL
   others pg-tools "$URI"
   first_nights pg-nights "$base?table=nights" "pg_sql -c"
   rows_named pg-rows "$base" "$base"
+  pg_sql -c "CREATE TABLE bigrow (id bigint, v text); INSERT INTO bigrow SELECT g, 'small ' || g FROM generate_series(1, 1000) g; INSERT INTO bigrow VALUES (1001, repeat('x', 70000000)); INSERT INTO bigrow SELECT g, 'small ' || g FROM generate_series(1002, 2000) g; COPY bigrow TO '$O/bigrow.txt'" >/dev/null
+  big_row pg-big-row "$base?table=bigrow" "$O/bigrow.txt" 2 --format pg-text --columns id,v
   # bad input
   closed=$(db_free_port)
   must_fail pg-wrong-password "postgresql://pwuser@$PG_HOST:$PG_PORT/$PG_DB?table=orders" \
@@ -446,6 +497,9 @@ else
   others my-tools "$URI"
   first_nights my-nights "$pwuri?table=nights" "mariadb_sql -e"
   rows_named my-rows "$pwuri" "$pwshown"
+  mariadb_sql -e "SET GLOBAL max_allowed_packet = 256 * 1024 * 1024"
+  mariadb_sql -e "CREATE TABLE bigrow (id BIGINT, v LONGTEXT); INSERT INTO bigrow SELECT seq, CONCAT('small ', seq) FROM seq_1_to_1000; INSERT INTO bigrow VALUES (1001, REPEAT('x', 70000000)); INSERT INTO bigrow SELECT seq, CONCAT('small ', seq) FROM seq_1002_to_2000; SELECT * FROM bigrow INTO OUTFILE '$MY_DIR/out/bigrow.txt'"
+  big_row my-big-row "mysql://$MY_USER@$MY_HOST:$MY_PORT/$MY_DB?table=bigrow" "$MY_DIR/out/bigrow.txt" 1 --format mysql --columns id,v
   closed=$(db_free_port)
   must_fail my-wrong-password "$pwshown?table=orders" "mysql://pwuser:${SECRET}x@$MY_HOST:$MY_PORT/$MY_DB?table=orders"
   must_fail my-closed-port "mysql://pwuser@$MY_HOST:$closed/$MY_DB?table=orders" \
