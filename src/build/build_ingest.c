@@ -217,6 +217,7 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
     size_t klen;
     uint64_t nulls = 0;
     hfg_buf_reset(&payload);
+    hfg_buf_trim(&payload, (size_t)1 << 20); /* after a long record */
     int erc = hfg_build_key_record(j, &rec, nulls_possible, file_index(j, rec.file), key, &klen,
                                    &payload, &nulls, why, sizeof why);
     if (erc == HFG_ENOMEM) {

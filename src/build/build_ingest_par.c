@@ -333,6 +333,7 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
    * when it is handed over (add_keyed). */
   if (u->part && u->hi > u->lo) {
     size_t want = (size_t)(u->hi - u->lo) + (size_t)(u->hi - u->lo) / 4;
+    if (w->keyed.cap > 2 * want) hfg_buf_trim(&w->keyed, want); /* grown by a long record */
     if (w->keyed.cap < want && hfg_buf_reserve(&w->keyed, want))
       return fail(j, HFG_ENOMEM, "out of memory");
   }
@@ -392,6 +393,7 @@ static int read_unit(worker *wk, result *w, size_t k, uint64_t start, uint64_t l
         }
       } else if (!erc) {
         hfg_buf_reset(&wk->payload);
+        hfg_buf_trim(&wk->payload, (size_t)1 << 20); /* after a long record */
       }
       if (!erc)
         erc = hfg_build_payload(j, rec.fields, rec.line, file_idx,

@@ -82,8 +82,14 @@ static void q_unlink(hfg_block_pool *p, slot *x) {
   x->prev = x->next = NULL;
 }
 
+/* What a slot's buffers go back to after a block far larger than this one (a long cell):
+ * twice this block, so that a long cell's bytes do not stay in every slot. */
+static size_t keep_for(size_t n) { return 2 * n + 65536; }
+
 static void encode(slot *x, hfg_block_encoder *e) {
   hfg_buf_reset(&x->out);
+  if (x->out.cap > ((size_t)1 << 20) && x->out.cap > 2 * keep_for(x->n))
+    hfg_buf_trim(&x->out, keep_for(x->n));
   hfg_err_clear(&x->err);
   if (!e) {
     x->rc = hfg_err_set(&x->err, HFG_ENOMEM, "out of memory for a block encoder");
@@ -242,6 +248,7 @@ int hfg_block_stream_submit(hfg_block_stream *s, hfg_block_type type, hfg_buf *o
     hfg_buf t = x->payload;
     x->payload = *owned;
     hfg_buf_reset(&t);
+    if (t.cap > ((size_t)1 << 20) && t.cap > 2 * keep_for(n)) hfg_buf_trim(&t, keep_for(n));
     *owned = t;
     x->data = x->payload.p;
   } else {

@@ -55,7 +55,7 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
   r->max_record = o.max_record_bytes ? o.max_record_bytes : HFG_MAX_RECORD_DEFAULT;
   if (r->max_record > SIZE_MAX / 4) r->max_record = SIZE_MAX / 4;
   snprintf(r->max_note, sizeof r->max_note, "%s", o.max_record_note);
-  r->cap = o.buffer_size ? o.buffer_size : DEFAULT_BUFFER;
+  r->cap = r->cap0 = o.buffer_size ? o.buffer_size : DEFAULT_BUFFER;
   r->name = "";
   r->limit = UINT64_MAX;
   r->buf = hfg_malloc(r->cap);

@@ -75,8 +75,8 @@ static int batch_add(batch *b, const hfg_record *rec, int rc) {
    * makes room for itself), so most records grow nothing */
   const hfg_field *in = rec->fields;
   if (rec->raw_len > (SIZE_MAX - b->bytes.len) / 2 ||
-      hfg_buf_reserve(&b->bytes, 2 * rec->raw_len))
-    return HFG_ENOMEM;
+      hfg_buf_reserve(&b->bytes, rec->raw_len > BATCH_BYTES ? rec->raw_len : 2 * rec->raw_len))
+    return HFG_ENOMEM; /* (a long record: its raw bytes; a field copied out grows it) */
   prec *p = &b->recs[b->nrecs];
   p->rc = rc;
   p->file = rec->file;
@@ -133,6 +133,7 @@ static void *reading_thread(void *arg) {
     if (atomic_load(&p->stop)) break;
     batch *b = &p->b[p->produce];
     hfg_buf_reset(&b->bytes);
+    hfg_buf_trim(&b->bytes, 2 * BATCH_BYTES); /* after a long record */
     b->nrecs = b->nfields = 0;
     b->last = 0;
     while (b->nrecs < BATCH_RECORDS && b->bytes.len < BATCH_BYTES) {

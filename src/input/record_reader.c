@@ -59,6 +59,14 @@ static int refill(hfg_record_reader *r) {
     r->end -= r->pos;
     r->pos = 0;
   }
+  /* a long record grew the buffer (refills fill all of it): back to its first size once it
+   * is read, so that its bytes do not stay resident for the rest of the input */
+  if (r->cap > r->cap0 && r->end <= r->cap0 / 2) {
+    char *nb = hfg_realloc(r->buf, r->cap0);
+    char *ns = r->scratch ? hfg_realloc(r->scratch, r->cap0) : NULL;
+    if (nb) r->buf = nb, r->cap = r->cap0;
+    if (ns) r->scratch = ns, r->scap = r->cap0;
+  }
   if (r->end == r->cap) {
     size_t ncap = r->cap * 2;
     char *nb = hfg_realloc(r->buf, ncap);

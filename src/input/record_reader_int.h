@@ -25,6 +25,7 @@ struct hfg_record_reader {
   size_t expected;
   size_t max_record;
   char max_note[160]; /* opts.max_record_note: why max_record is what it is, "" none */
+  size_t cap0;        /* the buffer's first size, which it goes back to after a long record */
 
   char **paths; /* copies */
   size_t npaths, next_path;

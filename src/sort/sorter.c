@@ -280,6 +280,7 @@ typedef struct source {
   uint64_t pos, end;
   uint8_t *buf;
   size_t cap, start, len;
+  size_t cap0;     /* the read buffer's size at open, which it goes back to after a long record */
   const item *mem;
   size_t mem_i, mem_n;
   const uint8_t *cur;
@@ -294,6 +295,10 @@ static int source_fill(source *src, size_t need, hfg_err *err) {
     memmove(src->buf, src->buf + src->start, src->len - src->start);
     src->len -= src->start;
     src->start = 0;
+  }
+  if (src->cap > src->cap0 && need <= src->cap0 && src->len <= src->cap0) {
+    uint8_t *b = hfg_realloc(src->buf, src->cap0); /* a long record was read: give it back */
+    if (b) src->buf = b, src->cap = src->cap0;
   }
   if (need > src->cap) {
     size_t cap = src->cap;
@@ -457,7 +462,7 @@ static int iter_open(hfg_sorter *s, size_t region, int with_mem, unsigned reader
     src->path = r->path;
     src->pos = r->seg[region];
     src->end = r->seg[region + 1];
-    src->cap = rbuf;
+    src->cap = src->cap0 = rbuf;
     src->buf = hfg_malloc(src->cap);
     if (src->fd < 0 || !src->buf) {
       int io = src->fd < 0; /* decided before the close frees src */

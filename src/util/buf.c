@@ -29,6 +29,15 @@ int hfg_buf_append(hfg_buf *b, const void *p, size_t n) {
   return 0;
 }
 
+void hfg_buf_trim(hfg_buf *b, size_t keep) {
+  if (b->len || b->cap <= keep) return;
+  uint8_t *p = keep ? hfg_realloc(b->p, keep) : NULL;
+  if (keep && !p) return; /* kept as it was */
+  if (!keep) hfg_free(b->p);
+  b->p = p;
+  b->cap = keep;
+}
+
 void hfg_buf_free(hfg_buf *b) {
   hfg_free(b->p);
   b->p = NULL;

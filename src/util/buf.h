@@ -24,6 +24,9 @@ typedef struct hfg_buf {
 int hfg_buf_reserve(hfg_buf *b, size_t extra);
 int hfg_buf_append(hfg_buf *b, const void *p, size_t n);
 void hfg_buf_free(hfg_buf *b);
+/* An empty buffer grown past keep bytes (by one long record) goes back to keep, so that
+ * the long record's bytes do not stay resident; otherwise nothing changes. */
+void hfg_buf_trim(hfg_buf *b, size_t keep);
 
 static inline void hfg_buf_reset(hfg_buf *b) { b->len = 0; }
 
