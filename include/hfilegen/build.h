@@ -199,6 +199,17 @@ typedef struct hfg_build_summary {
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);
 void hfg_build_summary_free(hfg_build_summary *s);
 
+/* For a caller about to exit while hfg_build_run(o) still runs in another of
+ * its threads (hfilegen build on a second Ctrl-C, when the job waits on a
+ * silent input): removes at once what that job has on disk — its staging
+ * directory with everything in it (staging gets its path, "" when there was
+ * none of this process's) and its spill runs, also in --tmp-dir; a job that
+ * works in the output directory itself (not staged) loses its spill runs and
+ * temporary HFiles there. The output directory is left empty (rejects
+ * written into it are gone too), and the job cannot publish after this.
+ * Nothing of another process's job is touched. Returns the bytes removed. */
+uint64_t hfg_build_abandon(const hfg_build_options *o, char *staging, size_t cap);
+
 /* 0 when name[0..len) is a column family HBase accepts and completebulkload
  * loads (ColumnFamilyDescriptorBuilder.isLegalColumnFamilyName: not empty, no
  * leading '.', no control characters, ':', '/' or '\\', not "recovered.edits";

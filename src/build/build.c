@@ -70,7 +70,7 @@ int hfg_build_open_output(job *j) {
   j->rejects = fopen(rejects_work, "w");
   if (!j->rejects) return fail(j, HFG_EIO, "%s: %s", sum->rejects_path, strerror(errno));
   if ((rc = hfg_build_check_tmp_dir(j, tmp_work)) != 0) return rc;
-  if (o->tmp_dir && strcmp(tmp_work, j->dir)) hfg_build_note_spill_dir(j, tmp_work);
+  hfg_build_note_spill_dir(j, tmp_work);
   j->sorter = hfg_sorter_new(j->splits.n + 1, o->memory, tmp_work);
   if (j->sorter) hfg_sorter_set_lz4(j->sorter, o->spill_lz4);
   if (j->sorter) hfg_sorter_set_cancel(j->sorter, o->cancel);

@@ -164,8 +164,9 @@ int hfg_build_prepare_out_dir(job *j); /* check, lock, stage, family dirs */
 /* Spill runs go to dir (tmp_dir as the job sees it): fails, naming the
  * directory, unless a file can be created there — before the first record. */
 int hfg_build_check_tmp_dir(job *j, const char *dir);
-/* Notes where spill runs go when it is not the staging directory, so that
- * the next job removes them after a kill -9 (best effort). */
+/* Notes the job's pid and where its spill runs go in the directory it works
+ * in, so that the next job removes them after a kill -9 and hfg_build_abandon
+ * knows the directory for this process's (best effort). */
 void hfg_build_note_spill_dir(job *j, const char *tmp_dir);
 /* A --rejects path the output would overwrite or publish (the output directory
  * itself, _SUCCESS, manifest.json, a hidden name or anything inside a family

@@ -137,24 +137,30 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
   return 0;
 }
 
-/* Spill runs outside the staging directory (--tmp-dir) are named
- * _hfilegen-<pid>-run-N; the job notes pid and directory in the staging
- * directory, so that after a kill -9 the next job into the same output
- * directory removes them with the staging directory. */
+/* Spill runs are named _hfilegen-<pid>-run-N; the job notes its pid and
+ * where its spill runs go (the staging directory or --tmp-dir) in the
+ * directory it works in, so that after a kill -9 the next job into the same
+ * output directory removes them with the staging directory, and so that
+ * hfg_build_abandon knows the directory for its own. */
 #define SPILL_NOTE "_hfilegen-spills"
 
-static void remove_stale_spills(const char *stage) {
-  char note[4200], dir[4096];
-  snprintf(note, sizeof note, "%s/" SPILL_NOTE, stage);
+/* The note in dir: 0 with its pid and spill directory, else -1. */
+static int read_note(const char *dir, int *pid, char *spills, size_t cap) {
+  char note[4200];
+  snprintf(note, sizeof note, "%s/" SPILL_NOTE, dir);
   FILE *f = fopen(note, "r");
-  if (!f) return;
-  int pid;
-  int ok = fscanf(f, "%d\n", &pid) == 1 && fgets(dir, sizeof dir, f) != NULL;
+  if (!f) return -1;
+  int ok = fscanf(f, "%d\n", pid) == 1 && fgets(spills, (int)cap, f) != NULL;
   fclose(f);
-  if (!ok) return;
-  dir[strcspn(dir, "\n")] = '\0';
+  if (!ok) return -1;
+  spills[strcspn(spills, "\n")] = '\0';
+  return 0;
+}
+
+/* Removes pid's spill runs (and its tmp-dir probe) in dir. */
+static void remove_spills(const char *dir, int pid) {
   char prefix[64];
-  int pl = snprintf(prefix, sizeof prefix, "_hfilegen-%d-run-", pid);
+  int pl = snprintf(prefix, sizeof prefix, "_hfilegen-%d-", pid);
   DIR *d = opendir(dir);
   if (!d) return;
   struct dirent *de;
@@ -169,13 +175,19 @@ static void remove_stale_spills(const char *stage) {
   closedir(d);
 }
 
+static void remove_stale_spills(const char *stage) {
+  char dir[4096];
+  int pid;
+  if (!read_note(stage, &pid, dir, sizeof dir)) remove_spills(dir, pid);
+}
+
 void hfg_build_note_spill_dir(job *j, const char *tmp_dir) {
   char abs[4096];
-  if (!j->staged || !realpath(tmp_dir, abs)) return;
+  if (!realpath(tmp_dir, abs)) return;
   char note[4200];
   snprintf(note, sizeof note, "%s/" SPILL_NOTE, j->dir);
   FILE *f = fopen(note, "w");
-  if (!f) return; /* only a kill -9 would miss it */
+  if (!f) return; /* only a kill -9 or hfg_build_abandon would miss it */
   fprintf(f, "%d\n%s\n", (int)getpid(), abs);
   fclose(f);
 }
@@ -513,11 +525,67 @@ int hfg_build_check_tmp_dir(job *j, const char *dir) {
 void hfg_build_release_out_dir(job *j) {
   hfg_build_summary *sum = j->sum;
   const hfg_build_options *o = j->o;
-  if (j->staged) drop_spill_note(j);
+  drop_spill_note(j);
   if (j->staged && rename(j->stage, o->out_dir)) {
     size_t l = strlen(sum->error);
     snprintf(sum->error + l, sizeof sum->error - l, " (the output directory is left at %s)",
              j->stage);
   }
   if (j->lock_fd >= 0) close(j->lock_fd);
+}
+
+/* ---- abandoned: the caller exits before hfg_build_run returns ---- */
+
+/* The '_' files (temporary HFiles) in dir's subdirectories (the families). */
+static void remove_temporaries(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (de->d_name[0] == '.') continue;
+    char sub[4400];
+    snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
+    DIR *f = opendir(sub);
+    if (!f) continue; /* a file */
+    struct dirent *fe;
+    while ((fe = readdir(f))) {
+      if (fe->d_name[0] != '_') continue;
+      char p[4700];
+      snprintf(p, sizeof p, "%s/%s", sub, fe->d_name);
+      struct stat st;
+      if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && unlink(p) == 0)
+        rm_bytes += (uint64_t)st.st_size;
+    }
+    closedir(f);
+  }
+  closedir(d);
+}
+
+uint64_t hfg_build_abandon(const hfg_build_options *o, char *staging, size_t cap) {
+  char stage[4096], spills[4096], away[4200];
+  int pid, me = (int)getpid();
+  rm_bytes = 0;
+  if (staging && cap) staging[0] = '\0';
+  if (!o || !o->out_dir) return 0;
+  if (!stage_path(o->out_dir, stage, sizeof stage) &&
+      !read_note(stage, &pid, spills, sizeof spills) && pid == me) {
+    /* renamed out of the job's sight first: publishing cannot finish after this */
+    snprintf(away, sizeof away, "%s-%d", stage, me);
+    if (rename(stage, away) == 0) {
+      remove_spills(spills, me);
+      nftw(away, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+      mkdir(o->out_dir, 0755); /* back empty, as a failed job leaves it */
+      if (staging && cap) snprintf(staging, cap, "%s", stage);
+    }
+  } else if (!read_note(o->out_dir, &pid, spills, sizeof spills) && pid == me) {
+    /* not staged (a mount point...): the job works in the output directory */
+    remove_spills(spills, me);
+    remove_temporaries(o->out_dir);
+    char note[4200];
+    snprintf(note, sizeof note, "%s/" SPILL_NOTE, o->out_dir);
+    unlink(note);
+  } else if (o->tmp_dir) {
+    remove_spills(o->tmp_dir, me); /* before the output directory was taken: a probe at most */
+  }
+  return rm_bytes;
 }

@@ -5,7 +5,12 @@
 # --tmp-dir), nothing loadable in the output directory. After a kill -9 the next
 # job into the same directory removes the staging directory and the spill runs
 # (also those in --tmp-dir), says how much, and builds the same bytes as a clean
-# run. A SIGHUP that was ignored (nohup) stays ignored. An unusable --tmp-dir,
+# run. Repeated signals change nothing: under timeout (SIGTERM to the job, then
+# to its process group), SIGTERM twice, SIGHUP then SIGTERM, kill -INT twice,
+# each also while the job waits on a silent FIFO, it still cleans up; only
+# Ctrl-C twice on a terminal (a pty) ends it at once, and it removes the
+# staging directory and spill runs first. A SIGHUP that was ignored (nohup)
+# stays ignored. An unusable --tmp-dir,
 # output parent or rejects path fails before the first record is read, naming
 # the path.
 # usage: build_interrupt.sh HFILEGEN_BINARY SOURCE_DIR
@@ -88,6 +93,160 @@ finish hup
 [ "$RC" -eq 129 ] || fail "SIGHUP: exit $RC, expected 129 ($ERR)"
 has "$ERR" "interrupted by SIGHUP" "SIGHUP"
 nothing_left hup tmp "SIGHUP"
+
+# ---- under timeout, which signals the job and then its process group: SIGTERM
+# twice in a row. Each run stops at a point of the job (a fraction of a timed
+# clean run) and cleans up, or finishes first ----
+t0=$EPOCHREALTIME
+"$H" "${BUILD[@]}" --out timed big.csv
+t1=$EPOCHREALTIME
+full=$(python3 -c "print(float('$t1') - float('$t0'))")
+stopped=0
+for frac in 0.15 0.3 0.45 0.6 0.75 0.9; do
+  rm -rf to .to.hfilegen-staging
+  timeout "$(python3 -c "print(round($full * $frac, 3))")" "$H" "${BUILD[@]}" --out to --tmp-dir tmp \
+    big.csv 2>to.err
+  RC=$?
+  ERR=$(cat to.err)
+  if [ "$RC" -eq 0 ] && [ -f to/_SUCCESS ]; then
+    continue # done before the timeout
+  fi
+  [ "$RC" -eq 124 ] || fail "timeout at $frac: exit $RC, expected 124 from timeout ($ERR)"
+  if grep -qF "SIGTERM arrived while publishing: the output is complete" <<<"$ERR"; then
+    [ -f to/_SUCCESS ] || fail "timeout at $frac: published, but no _SUCCESS"
+    continue
+  fi
+  stopped=$((stopped + 1))
+  has "$ERR" "interrupted by SIGTERM (" "timeout at $frac"
+  has "$ERR" "nothing was published in to" "timeout at $frac"
+  nothing_left to tmp "timeout at $frac"
+done
+[ "$stopped" -ge 1 ] || fail "timeout: no run was stopped by its timeout (test setup: a run takes ${full}s)"
+
+# stall OUT [args]: a build reading the FIFO 'fifo', fed the first 20 MB of
+# big.csv and then silent (the job blocked on its read) until 'go' exists;
+# returns once the 20 MB are in the pipe and the job had time to read them
+stall() {
+  local out=$1
+  shift
+  rm -f fifo fed go
+  mkfifo fifo
+  (cat part1.csv && : >fed && until [ -e go ]; do sleep 0.02; done &&
+    exec tail -c +20000001 big.csv) >fifo 2>/dev/null &
+  FEEDER=$!
+  "$H" "${BUILD[@]}" --out "$out" "$@" fifo 2>"$out.err" &
+  PID=$!
+  wait_for fed || fail "$out: the job did not read its input (test setup)"
+  sleep 0.5
+}
+resume() { : >go; wait "$FEEDER" 2>/dev/null; }
+head -c 20000000 big.csv >part1.csv
+
+# ---- SIGTERM, SIGTERM again and a SIGHUP while the job waits on its input:
+# the job still cleans up (the second signal used to end it at once) ----
+stall term2 --tmp-dir tmp
+kill -TERM "$PID"
+sleep 0.2
+kill -TERM "$PID"
+sleep 0.2
+kill -HUP "$PID"
+sleep 0.2
+resume
+finish term2
+[ "$RC" -eq 143 ] || fail "SIGTERM twice: exit $RC, expected 143 ($ERR)"
+has "$ERR" "interrupted by SIGTERM (canceled during ingest" "SIGTERM twice"
+has "$ERR" "and the staging directory .term2.hfilegen-staging; nothing was published in term2" \
+  "SIGTERM twice"
+nothing_left term2 tmp "SIGTERM twice"
+
+# ---- SIGHUP twice, then SIGTERM: the first signal names the stop ----
+stall hup2 --tmp-dir tmp
+kill -HUP "$PID"
+sleep 0.2
+kill -HUP "$PID"
+kill -TERM "$PID"
+sleep 0.2
+resume
+finish hup2
+[ "$RC" -eq 129 ] || fail "SIGHUP twice: exit $RC, expected 129 ($ERR)"
+has "$ERR" "interrupted by SIGHUP (" "SIGHUP twice"
+nothing_left hup2 tmp "SIGHUP twice"
+
+# ---- SIGTERM twice at once, while the job works (three runs) ----
+for k in 1 2 3; do
+  start fast$k --tmp-dir tmp
+  wait_for 'tmp/_hfilegen-*-run-1' || fail "fast SIGTERM $k: no spill run appeared"
+  kill -TERM "$PID" "$PID"
+  kill -TERM "$PID"
+  finish fast$k
+  [ "$RC" -eq 143 ] || fail "fast SIGTERM $k: exit $RC, expected 143 ($ERR)"
+  has "$ERR" "interrupted by SIGTERM (" "fast SIGTERM $k"
+  has "$ERR" "nothing was published in fast$k" "fast SIGTERM $k"
+  nothing_left fast$k tmp "fast SIGTERM $k"
+done
+
+# ---- SIGINT twice, not from a terminal (kill -INT): cleans up as SIGTERM ----
+set -m
+stall int2 --tmp-dir tmp
+set +m
+kill -INT "$PID"
+sleep 0.2
+kill -INT "$PID"
+sleep 0.2
+resume
+finish int2
+[ "$RC" -eq 130 ] || fail "kill -INT twice: exit $RC, expected 130 ($ERR)"
+has "$ERR" "interrupted by SIGINT (canceled during ingest" "kill -INT twice"
+nothing_left int2 tmp "kill -INT twice"
+
+# ---- Ctrl-C twice on the terminal (a pty) while the job waits on its input:
+# it exits at once, without its input's next data, and removes the staging
+# directory and the spill runs (in --tmp-dir too) first ----
+cat >ctrlc.py <<'PY'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+while not os.path.exists("fed"):
+    time.sleep(0.01)
+time.sleep(0.5)
+for _ in range(2):
+    os.write(fd, b"\x03")  # VINTR: SIGINT from the terminal
+    time.sleep(0.3)
+out, end = b"", time.time() + 10
+while True:  # the job's output until it exits; after 10 s its input is fed ('go')
+    r, _, _ = select.select([fd], [], [], 0.1)
+    if r:
+        try:
+            d = os.read(fd, 4096)
+        except OSError:
+            d = b""
+        if not d:
+            break
+        out += d
+    elif time.time() > end and not os.path.exists("go"):
+        open("go", "w").close()
+_, st = os.waitpid(pid, 0)
+sys.stderr.write(out.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(st) if os.WIFEXITED(st) else 128 + os.WTERMSIG(st))
+PY
+rm -f fifo fed go
+mkfifo fifo
+(cat part1.csv && : >fed && until [ -e go ]; do sleep 0.02; done &&
+  exec tail -c +20000001 big.csv) >fifo 2>/dev/null &
+FEEDER=$!
+python3 ctrlc.py "$H" "${BUILD[@]}" --out cc --tmp-dir tmp fifo 2>cc.err
+RC=$?
+ERR=$(cat cc.err)
+[ -e go ] && fail "Ctrl-C twice: the job waited for its input's next data (fed after 10 s)"
+[ "$RC" -eq 130 ] || fail "Ctrl-C twice: exit $RC, expected 130 ($ERR)"
+has "$ERR" "interrupted by SIGINT twice: exiting at once; removed the staging directory .cc.hfilegen-staging with its spill runs (" "Ctrl-C twice"
+has "$ERR" "nothing was published in cc" "Ctrl-C twice"
+grep -qE 'spill runs \(([1-9][0-9]*|0[.][1-9])[0-9.]* MB\)' <<<"$ERR" || fail "Ctrl-C twice: no MB removed: $ERR"
+[ -d cc ] && [ -z "$(ls -A cc)" ] || fail "Ctrl-C twice: the output directory is not left empty: $(ls -A cc 2>&1)"
+nothing_left cc tmp "Ctrl-C twice"
+ls -a | grep -q 'hfilegen-staging' && fail "Ctrl-C twice: a staging directory is left: $(ls -a)"
+resume
 
 # ---- an ignored SIGHUP (nohup) stays ignored: the job completes ----
 (trap '' HUP; exec "$H" "${BUILD[@]}" --out nohup --tmp-dir tmp big.csv 2>nohup.err) &
