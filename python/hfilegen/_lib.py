@@ -102,3 +102,5 @@ _f("hfg_batch_scan_file", C.c_int, vp, C.c_size_t, C.c_uint64, C.POINTER(C.c_siz
    C.POINTER(u64p))
 _f("hfg_batch_read_range", C.c_int, vp, C.c_size_t, C.c_uint64, C.c_uint64, C.c_uint64,
    C.c_uint64, C.POINTER(C.POINTER(BatchOut)))
+_f("hfgb_args_check", C.c_int, vp, C.c_char_p, C.c_int)
+_f("cli_parse_size", C.c_int, C.c_char_p, u64p)

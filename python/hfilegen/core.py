@@ -56,6 +56,30 @@ def job_inputs(args):
         lib.hfgb_args_free(a)
 
 
+def check_args(args, files=True):
+    """What `hfilegen build ARGS` checks before it reads anything, with its messages on
+    stderr (the flags, the ones it needs, the rowkey; with files, that every input file can
+    be opened): 0, or the exit code build gives (2: a usage error, 1: an input that cannot
+    be opened). files=False for inputs that are not files to open (Parquet, ORC)."""
+    args = list(args)
+    try:
+        a, _argv = _parse(args)
+    except HfilegenError:
+        return 2  # the parser said why
+    try:
+        job = next((args[i + 1] for i in range(len(args) - 1) if args[i] == "--job"), None)
+        return lib.hfgb_args_check(a, job.encode() if job else None, 1 if files else 0)
+    finally:
+        lib.hfgb_args_free(a)
+
+
+def parse_size(s):
+    """A size as `hfilegen build` reads one (--memory, --max-file-size): digits, an optional
+    fraction, k/m/g/t and an optional b (256m, 1.5g, 64kb), nothing else; None if not one."""
+    n = C.c_uint64()
+    return None if lib.cli_parse_size(s.encode(), C.byref(n)) else n.value
+
+
 class Job:
     """A job as `hfilegen build ARGS` would run it. args: the CLI's flags and inputs, e.g.
     ["--job", "job.yaml", "--codec", "gz"]. timestamp: the job timestamp (None: as build

@@ -25,7 +25,8 @@ import sys
 
 import numpy as np
 
-from hfilegen.core import Job, HfilegenError, job_inputs
+from hfilegen.core import Job, HfilegenError, job_inputs, parse_size
+from hfilegen.core import check_args as check_build_args
 from hfilegen import driver as drv
 
 META = -1  # region of the rows that carry a file's rejects and counters
@@ -228,20 +229,47 @@ def session(master=None, app="hfilegen"):
     return b.getOrCreate()
 
 
-def _size(s):
-    if not s:
-        return None
-    m = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
-    s = s.strip().lower()
-    v = int(float(s[:-1]) * m[s[-1]]) if s[-1] in m else int(s)
-    if v <= 0:
-        raise SystemExit("hfilegen spark: --split-size %s: expected a positive size" % s)
-    return v
+def check_args(mine, rest):
+    """The job's arguments checked before Spark starts, as `hfilegen build` checks its own
+    and with its messages (on stderr): (0, the split size in bytes or None), or (the exit
+    code, None): 2 for a usage error, 1 for an input file that cannot be opened."""
+    split = None
+    if mine.split_size is not None:  # as build reads --memory: 256m, 1.5g, 64kb
+        split = parse_size(mine.split_size)
+        if not split:
+            print("hfilegen spark: --split-size %s: expected a size (e.g. 256m)"
+                  % mine.split_size, file=sys.stderr)
+            return 2, None
+    rc = check_build_args(rest, files=False)  # build's flags, the ones it needs, the rowkey
+    if rc:
+        return rc, None
+    ins = job_inputs(rest)["inputs"]
+    for k, path in enumerate(ins):
+        where = "input %d of %d" % (k + 1, len(ins))
+        if path == "-":
+            print("hfilegen spark: - (stdin, %s): Spark's tasks open each input by its path; "
+                  "give a file (hfilegen build reads stdin)" % where, file=sys.stderr)
+            return 2, None
+        if "://" not in path and os.path.exists(path) and not os.path.isfile(path) and \
+                not os.path.isdir(path):
+            print("hfilegen spark: %s (%s) is a pipe or a device: Spark's tasks open each input "
+                  "by its path; give a file (hfilegen build reads pipes)" % (path, where),
+                  file=sys.stderr)
+            return 2, None
+    from hfilegen import spark_typed
+    try:
+        typed = spark_typed.kind_of(ins, mine.input_format)
+    except HfilegenError as e:
+        print("hfilegen spark: %s" % e, file=sys.stderr)
+        return 2, None
+    if typed is None:  # text inputs: files build opens (Spark lists Parquet and ORC ones)
+        rc = check_build_args(rest, files=True)
+    return (rc, None) if rc else (0, split)
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(
-        prog="hfilegen spark", add_help=False,
+        prog="hfilegen spark", add_help=False, allow_abbrev=False,  # --input is build's
         description="hfilegen build on Spark: every other flag is a `hfilegen build` flag")
     p.add_argument("--master", help="Spark master when not under spark-submit, e.g. local[2]")
     p.add_argument("--spark-partitions", type=int, help="write tasks (default: regions)")
@@ -257,13 +285,16 @@ def main(argv=None):
     p.add_argument("--inject-kill-once", type=int, metavar="REGION", help=argparse.SUPPRESS)
     p.add_argument("--help-spark", action="help")
     mine, rest = p.parse_known_args(argv)
+    rc, split_size = check_args(mine, rest)  # before Spark starts: its errors are build's
+    if rc:
+        return rc
     spark = session(mine.master)
     spark.sparkContext.setLogLevel("ERROR")
     try:
         s = run(spark, rest, fail_once_region=mine.inject_fail_once,
                 fail_region=mine.inject_fail, partitions=mine.spark_partitions,
                 kill_once_region=mine.inject_kill_once, input_format=mine.input_format,
-                split_size=_size(mine.split_size))
+                split_size=split_size)
     except HfilegenError as e:
         print("hfilegen spark: %s" % e, file=sys.stderr)
         return 1

@@ -4,9 +4,12 @@
  * options in both (the parsing is opts.c's). Built only into the shared
  * library libhfilegen.so; problems are printed as the CLI prints them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_checks.h"
+#include "cli/cli_util.h"
 #include "cli/opts.h"
 
 typedef struct hfgb_args {
@@ -149,6 +152,24 @@ void hfgb_args_free(hfgb_args *a) {
   for (size_t i = 0; i < a->nowned; i++) free(a->owned[i]);
   free(a->owned);
   free(a);
+}
+
+/* What `hfilegen build` checks of its arguments before it reads anything
+ * (cmd_build.c), with its messages, for the Spark job to check before Spark
+ * starts: the flags it needs and a rowkey that uses a column (2); with files
+ * (text inputs: Parquet and ORC ones are Spark's to list), every input file
+ * can be opened (1) and --rejects is none of them (2). job_file: --job's
+ * file, NULL. 0 when all is well. */
+int hfgb_args_check(const hfgb_args *a, const char *job_file, int files) {
+  const hfg_build_options *o = &a->o;
+  if (!o->ninputs || !o->rowkey || !o->out_dir) {
+    fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n");
+    return 2;
+  }
+  if (cli_check_rowkey_columns("build", o->rowkey)) return 2;
+  if (!files) return 0;
+  int rc = cli_check_inputs(o->inputs, o->ninputs, job_file);
+  return rc ? rc : cli_check_rejects_path(o, job_file);
 }
 
 /* What the Spark job checks before it reads typed inputs (Parquet, ORC). */
