@@ -128,6 +128,10 @@ int hfg_build_end(job *j, int rc);
  * job owns (not the sorter, reader or rejects file). */
 int hfg_build_setup_job(job *j, hfg_record_reader *rr);
 void hfg_build_job_free(job *j);
+/* Each family's HFile options (j->families set): the job's, then base (a
+ * snapshot's schema; NULL, 0: none), then the live table's (build --table),
+ * then --family-option. */
+int hfg_build_setup_families(job *j, const hfg_build_family *base, size_t nbase);
 
 /* build_ingest.c: reads every record into the sorter (or the rejects file). */
 int hfg_build_ingest(job *j, hfg_record_reader *rr);

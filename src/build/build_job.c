@@ -63,18 +63,18 @@ static int parse_size(const char *v, uint64_t *out) {
   return 0;
 }
 
-/* Applies "FAMILY:KEY=VALUE" overrides on top of the job's HFile options. */
-/* The live table's settings per family (build --table), under --family-option. A
- * family the table lacks would fail completebulkload ("Unmatched family names"). */
-static int apply_table_families(job *j) {
-  const hfg_build_options *o = j->o;
+/* One layer of per-family settings (a snapshot's schema, a live table's) over
+ * the job's HFile options. strict: a family a column maps to must be listed
+ * (build --table: completebulkload would refuse the output, "Unmatched family
+ * names"). */
+static int apply_families(job *j, const hfg_build_family *list, size_t n, int strict) {
   for (size_t f = 0; f < j->nfamilies; f++) {
     const hfg_build_family *t = NULL;
-    for (size_t k = 0; k < o->ntable_families && !t; k++)
-      if (!strcmp(o->table_families[k].name, j->families[f])) t = &o->table_families[k];
+    for (size_t k = 0; k < n && !t; k++)
+      if (!strcmp(list[k].name, j->families[f])) t = &list[k];
     int used = 0; /* the default family is listed even when no column lands in it */
     for (size_t c = 0; c < j->ncols && !used; c++) used = j->cols[c].family == f;
-    if (!t && used)
+    if (!t && used && strict)
       return fail(j, HFG_EINVAL,
                   "family '%s' is not a family of the table (completebulkload would refuse "
                   "the output: unmatched family names)",
@@ -91,12 +91,14 @@ static int apply_table_families(job *j) {
   return 0;
 }
 
-static int setup_family_options(job *j) {
+int hfg_build_setup_families(job *j, const hfg_build_family *base, size_t nbase) {
   const hfg_build_options *o = j->o;
-  j->family_hfile = hfg_calloc(j->nfamilies, sizeof *j->family_hfile);
+  j->family_hfile = hfg_calloc(j->nfamilies ? j->nfamilies : 1, sizeof *j->family_hfile);
   if (!j->family_hfile) return fail(j, HFG_ENOMEM, "out of memory");
   for (size_t f = 0; f < j->nfamilies; f++) j->family_hfile[f] = o->hfile;
-  if (o->ntable_families && apply_table_families(j)) return j->err.code;
+  if (nbase && apply_families(j, base, nbase, 0)) return j->err.code;
+  if (o->ntable_families && apply_families(j, o->table_families, o->ntable_families, 1))
+    return j->err.code;
   for (size_t i = 0; i < o->nfamily_options; i++) {
     const char *spec = o->family_options[i];
     const char *colon = strchr(spec, ':');
@@ -176,7 +178,7 @@ static int setup_columns(job *j, char *const *names, size_t n) {
   j->nfamilies = j->map.nfamilies;
   j->cols = j->map.cols;
   j->ncols = j->map.ncols;
-  return setup_family_options(j);
+  return hfg_build_setup_families(j, NULL, 0);
 }
 
 /* The column names come from the header row or --columns. */

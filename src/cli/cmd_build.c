@@ -1,9 +1,6 @@
 /* hfilegen build: the CLI face of hfg_build_run (include/hfilegen/build.h). */
 #include <errno.h>
-#include <pthread.h>
-#include <semaphore.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_build_live.h"
 #include "cli/cli_checks.h"
+#include "cli/cli_signals.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/build.h"
@@ -165,94 +163,6 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
            (double)s->regions[r].bytes_out / 1e6);
 }
 
-/* SIGINT, SIGTERM, SIGHUP ask the job to stop (hfg_build_options.cancel): it
- * removes its temporaries, spill runs and staging directory and the command
- * exits 128 + the signal. More of them change nothing (timeout sends its
- * signal twice, to the job and to its process group): the clean-up is never
- * cut short. Only a SIGINT from the terminal after an earlier SIGINT (Ctrl-C
- * twice, when the job waits on a silent input) ends it at once, and even then
- * a thread first removes the staging directory and spill runs
- * (hfg_build_abandon); the signal handler only wakes it. */
-static volatile sig_atomic_t interrupted;
-static _Atomic int sigints, hurried;
-static sem_t hurry;
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction before[3];
-static int installed[3];
-
-static void on_signal(int sig, siginfo_t *si, void *uc) {
-  (void)uc;
-  if (!interrupted) interrupted = sig; /* the first one names the stop */
-  if (sig != SIGINT || atomic_fetch_add(&sigints, 1) == 0) return;
-  if (si && si->si_code == SI_KERNEL && !atomic_exchange(&hurried, 1)) /* from the tty */
-    sem_post(&hurry);
-}
-
-typedef struct hurry_ctx {
-  const hfg_build_options *o;
-  _Atomic int over; /* hfg_build_run returned: nothing left to hurry */
-} hurry_ctx;
-
-static void *hurry_main(void *arg) {
-  hurry_ctx *h = arg;
-  while (sem_wait(&hurry) && errno == EINTR) {
-  }
-  if (atomic_load(&h->over)) return NULL;
-  char stage[4096], msg[9000];
-  uint64_t b = hfg_build_abandon(h->o, stage, sizeof stage);
-  const char *nl = isatty(2) ? "\n" : ""; /* after the ^C echoed, or a progress line */
-  int n;
-  if (stage[0])
-    n = snprintf(msg, sizeof msg,
-                 "%shfilegen build: interrupted by SIGINT twice: exiting at once; removed the "
-                 "staging directory %s with its spill runs (%.1f MB); nothing was published in "
-                 "%s\n",
-                 nl, stage, (double)b / 1e6, h->o->out_dir);
-  else
-    n = snprintf(msg, sizeof msg,
-                 "%shfilegen build: interrupted by SIGINT twice: exiting at once; removed the "
-                 "job's spill runs and temporary HFiles (%.1f MB)\n",
-                 nl, (double)b / 1e6);
-  if (n > 0) { /* write(2): the main thread may hold stderr's lock */
-    ssize_t w = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
-    (void)w;
-  }
-  _exit(128 + SIGINT);
-}
-
-static void catch_signals(void) {
-  for (size_t k = 0; k < sizeof caught / sizeof *caught; k++) {
-    struct sigaction sa;
-    installed[k] = 0;
-    if (sigaction(caught[k], NULL, &before[k]) || before[k].sa_handler == SIG_IGN)
-      continue; /* nohup */
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_signal;
-    sa.sa_flags = SA_RESTART | SA_SIGINFO; /* no SA_RESETHAND: a second one is caught too */
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof caught / sizeof *caught; i++) sigaddset(&sa.sa_mask, caught[i]);
-    installed[k] = sigaction(caught[k], &sa, NULL) == 0;
-  }
-  /* A file size limit (ulimit -f, RLIMIT_FSIZE) kills the process with SIGXFSZ
-   * by default, mid-write, leaving the staging directory (and a user's own
-   * empty output directory hidden in it). Ignored, the write fails with EFBIG
-   * and the job fails like on a full disk: temporaries removed, <out> back. */
-  signal(SIGXFSZ, SIG_IGN);
-}
-
-/* After the job: nothing of it is on disk any more, a signal acts as before. */
-static void release_signals(void) {
-  for (size_t k = 0; k < sizeof caught / sizeof *caught; k++)
-    if (installed[k]) sigaction(caught[k], &before[k], NULL);
-}
-
-static const char *signal_name(int sig) {
-  return sig == SIGINT    ? "SIGINT"
-         : sig == SIGTERM ? "SIGTERM"
-         : sig == SIGHUP  ? "SIGHUP"
-                          : "a signal";
-}
-
 int cmd_build(int argc, char **argv) {
   hfg_build_options o;
   hfg_build_options_init(&o);
@@ -332,35 +242,25 @@ int cmd_build(int argc, char **argv) {
     ps.total += (uint64_t)st.st_size;
   }
   ps.quiet = cli_quiet;
-  o.cancel = &interrupted;
-  hurry_ctx hc = {&o, 0};
-  pthread_t hurry_thread;
-  int hurrying =
-      sem_init(&hurry, 0, 0) == 0 && !pthread_create(&hurry_thread, NULL, hurry_main, &hc);
-  if (!hurrying) atomic_store(&hurried, 1); /* then Ctrl-C twice waits for the clean-up too */
-  catch_signals();
+  o.cancel = &cli_interrupted;
+  cli_signals_begin("build", &o);
   hfg_build_summary s;
   int r = hfg_build_run(&o, &s);
-  atomic_store(&hc.over, 1);
-  release_signals();
-  if (hurrying) {
-    if (!atomic_exchange(&hurried, 1)) sem_post(&hurry);
-    pthread_join(hurry_thread, NULL); /* unless it is removing the job's files: then it exits */
-  }
+  cli_signals_end();
   if (ps.tty && !ps.quiet) fputc('\n', stderr);
   if (s.stale_bytes) /* also with --quiet: it removed files */
     fprintf(stderr,
             "hfilegen build: removed a killed job's staging directory %s with its spill runs "
             "(%.1f MB)\n",
             s.staging, (double)s.stale_bytes / 1e6);
-  if (r == HFG_ECANCELED && interrupted) {
+  if (r == HFG_ECANCELED && cli_interrupted) {
     fprintf(stderr,
             "hfilegen build: interrupted by %s (%s): removed the temporary HFiles and spill "
             "runs (%.1f MB)%s%s; nothing was published in %s (%llu record%s read)\n",
-            signal_name(interrupted), s.error, (double)s.removed_bytes / 1e6,
+            cli_signal_name(cli_interrupted), s.error, (double)s.removed_bytes / 1e6,
             s.staging[0] ? " and the staging directory " : "", s.staging, o.out_dir,
             (unsigned long long)s.records_read, s.records_read == 1 ? "" : "s");
-    rc = 128 + interrupted;
+    rc = 128 + cli_interrupted;
   } else if (r) {
     fprintf(stderr, "hfilegen build: FAILED: %s\n", s.error);
     cli_splits_hint(stderr, "build", o.splits_file, s.error);
@@ -402,9 +302,9 @@ int cmd_build(int argc, char **argv) {
               (unsigned long long)s.records_read, s.records_read == 1 ? "" : "s",
               (unsigned long long)s.records_rejected, (unsigned long long)s.records_without_cells,
               (unsigned long long)s.duplicates_dropped, o.out_dir);
-    if (interrupted)
+    if (cli_interrupted)
       fprintf(stderr, "hfilegen build: %s arrived while publishing: the output is complete\n",
-              signal_name(interrupted));
+              cli_signal_name(cli_interrupted));
     rc = 0;
   }
   hfg_build_summary_free(&s);
