@@ -319,12 +319,21 @@ static int emit_region(job *j, size_t region) {
       record_names(j, hfg_get_be16(p2 + 16), &f2);
       hfg_buf kb = HFG_BUF_INIT;
       hfg_escape(&kb, key, klen > 200 ? 200 : klen);
-      fail(j, HFG_EDUP,
-           "duplicate rowkey '%.*s': %s %s %llu and %s %s %llu (use --on-duplicate "
-           "last|first to keep one)",
-           (int)kb.len, kb.p ? (char *)kb.p : "", f1, hfg_record_unit(f1),
-           (unsigned long long)prev_key_line(&prev_key, klen), f2, hfg_record_unit(f2),
-           (unsigned long long)hfg_get_be64(p2 + 8));
+      if (j->cell_payload) /* rekey: two old rows, one new key */
+        fail(j, HFG_EDUP,
+             "duplicate new rowkey '%.*s': old row %llu of region %s and old row %llu of "
+             "region %s map to it (the new rowkey must keep every old key apart: use every "
+             "field of the old key whole)",
+             (int)kb.len, kb.p ? (char *)kb.p : "",
+             (unsigned long long)prev_key_line(&prev_key, klen), f1,
+             (unsigned long long)hfg_get_be64(p2 + 8), f2);
+      else
+        fail(j, HFG_EDUP,
+             "duplicate rowkey '%.*s': %s %s %llu and %s %s %llu (use --on-duplicate "
+             "last|first to keep one)",
+             (int)kb.len, kb.p ? (char *)kb.p : "", f1, hfg_record_unit(f1),
+             (unsigned long long)prev_key_line(&prev_key, klen), f2, hfg_record_unit(f2),
+             (unsigned long long)hfg_get_be64(p2 + 8));
       hfg_buf_free(&kb);
       break;
     }

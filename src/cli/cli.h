@@ -11,6 +11,7 @@
 int cmd_inspect(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_build(int argc, char **argv);
+int cmd_rekey(int argc, char **argv);
 int cmd_splits(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_key(int argc, char **argv);

@@ -14,6 +14,7 @@ struct command {
 
 static const struct command COMMANDS[] = {
     {"build", cmd_build, "records -> rowkey scheme -> regions -> sorted HFiles for completebulkload"},
+    {"rekey", cmd_rekey, "an HBase table's snapshot re-keyed offline into HFiles for the new table"},
     {"inspect", cmd_inspect, "show an HFile's trailer, file info, index, blocks, cells, stats"},
     {"verify", cmd_verify, "check HFiles (checksums, order, index, bloom) and region boundaries"},
     {"splits", cmd_splits, "split keys for a rowkey scheme or RegionSplitter algorithm (lines, shell, json)"},

@@ -1,0 +1,69 @@
+/*
+ * hfilegen rekey: an existing HBase table's cells, read offline from its
+ * snapshot's store files (or a directory of family folders of HFiles), under
+ * a new rowkey, as HFiles for the new table's regions. The same partition,
+ * sort, emit and publish as hfg_build_run (include/hfilegen/build.h), over
+ * cells instead of records: each old row is parsed into fields by old_key,
+ * the new rowkey built from them by build.rowkey, and every cell kept with
+ * its family, qualifier, timestamp, type, value and tags.
+ *
+ * Which cells: by default what a scan of all versions of the snapshot
+ * returns at as_of (deletes applied, each family's VERSIONS, MIN_VERSIONS
+ * and TTL); raw: every cell, delete markers included. In both, cells with
+ * identical keys in several store files are collapsed to the one HBase
+ * would show. format-specs/scan-semantics.md and format-specs/snapshot.md.
+ */
+#ifndef HFILEGEN_REKEY_H
+#define HFILEGEN_REKEY_H
+
+#include <stdint.h>
+
+#include "hfilegen/build.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HFG_REKEY_OPTIONS_VERSION 1
+
+typedef struct hfg_rekey_options {
+  unsigned version;          /* HFG_REKEY_OPTIONS_VERSION */
+  const char *from_dir;      /* an HBase root directory or an ExportSnapshot target; without
+                                snapshot: a directory of family folders of HFiles */
+  const char *snapshot;      /* NULL: from_dir holds family folders */
+  const char *old_key;       /* the old rowkey's pattern ({id}, {id:long}, {user}|{ts}) */
+  int raw;                   /* every cell, markers included */
+  int64_t as_of;             /* the scan's "now" for TTL, ms; < 0: the job's start */
+  /* rowkey (the new one), splits_file / split_keys, out_dir, tmp_dir, memory,
+   * threads, max_file_size, hfile, family_options, table_families, rejects_path,
+   * max_rejects, on_duplicate (must stay ERROR: a re-keying is one to one),
+   * job_timestamp (names the files), cancel, progress. Inputs, columns and
+   * mappings are not used. */
+  hfg_build_options build;
+} hfg_rekey_options;
+
+typedef struct hfg_rekey_summary {
+  /* records_read: old rows; records_rejected: old keys that did not parse;
+   * records_written: new rows; cells: cells written */
+  hfg_build_summary build;
+  uint64_t store_files;      /* store files read (a reference counts once) */
+  uint64_t cells_read;
+  uint64_t markers_read;     /* delete markers among them */
+  /* cells not written, by reason (visible mode; raw drops only duplicates
+   * and cells outside their region); cells_read = cells + the dropped */
+  uint64_t dropped_markers, dropped_deleted, dropped_expired, dropped_versions,
+      dropped_duplicate, dropped_outside;
+  char warning[512];         /* the re-keying may not be one to one ("" when not) */
+  int64_t as_of;
+  char snapshot_table[256];  /* ns:qualifier of the snapshot's table ("" for folders) */
+} hfg_rekey_summary;
+
+void hfg_rekey_options_init(hfg_rekey_options *o);
+int hfg_rekey_run(const hfg_rekey_options *o, hfg_rekey_summary *sum);
+void hfg_rekey_summary_free(hfg_rekey_summary *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,146 @@
+/* hfilegen rekey: the CLI face of hfg_rekey_run (include/hfilegen/rekey.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_signals.h"
+#include "cli/cli_util.h"
+#include "cli/opts.h"
+#include "hfilegen/rekey.h"
+
+static const char USAGE[] =
+    "usage: hfilegen rekey --from DIR [--snapshot NAME] --old-key PATTERN --rowkey TEMPLATE\n"
+    "                      --splits FILE --out DIR [options]\n"
+    "\n"
+    "Re-keys an HBase table offline: reads every store file of snapshot NAME under DIR (an\n"
+    "HBase root directory or an ExportSnapshot -copy-to target; without --snapshot, DIR holds\n"
+    "family folders of HFiles), parses each old rowkey with PATTERN ({id}, {id:long},\n"
+    "{user}|{ts}: see 'Old-key patterns' in format-specs/rowkey-templates.md), builds the new\n"
+    "one with TEMPLATE, and writes one HFile per region per family of the new table, with\n"
+    "every cell's family, qualifier, timestamp, type, value and tags, published as build does.\n"
+    "\n"
+    "cells:   by default what a scan of all versions returns (deletes applied, each family's\n"
+    "         VERSIONS, MIN_VERSIONS and TTL from the snapshot's schema) at --as-of MILLIS\n"
+    "         (default now); --raw: every cell, delete markers included\n"
+    "hfile:   each family's COMPRESSION, BLOOMFILTER, DATA_BLOCK_ENCODING and BLOCKSIZE from\n"
+    "         the snapshot's schema, under --codec ... --family-option FAMILY:KEY=VALUE as\n"
+    "         for build (build's --codec, --bloom, --encoding set every family)\n"
+    "run:     --memory 1g  --tmp-dir DIR  --threads N  --max-file-size 10g  --rejects FILE\n"
+    "         --max-rejects N (old keys that do not parse)  --job-timestamp MILLIS (names\n"
+    "         the files)  --quiet\n";
+
+static void print_summary(const hfg_rekey_options *o, const hfg_rekey_summary *s) {
+  const hfg_build_summary *b = &s->build;
+  printf("hfilegen rekey: %s%s%s -> %s\n", o->from_dir, o->snapshot ? " snapshot " : "",
+         o->snapshot ? o->snapshot : "", o->build.out_dir);
+  if (s->snapshot_table[0]) printf("  table             %s\n", s->snapshot_table);
+  printf("  old rows          %llu read, %llu rejected (old key did not parse)\n",
+         (unsigned long long)b->records_read, (unsigned long long)b->records_rejected);
+  printf("  new rows          %llu written\n", (unsigned long long)b->records_written);
+  printf("  store files       %llu\n", (unsigned long long)s->store_files);
+  printf("  cells             %llu read (%llu delete markers), %llu written\n",
+         (unsigned long long)s->cells_read, (unsigned long long)s->markers_read,
+         (unsigned long long)b->cells);
+  printf("  dropped           %llu markers applied, %llu deleted, %llu expired, %llu beyond "
+         "VERSIONS, %llu duplicate keys, %llu outside their region\n",
+         (unsigned long long)s->dropped_markers, (unsigned long long)s->dropped_deleted,
+         (unsigned long long)s->dropped_expired, (unsigned long long)s->dropped_versions,
+         (unsigned long long)s->dropped_duplicate, (unsigned long long)s->dropped_outside);
+  printf("  view              %s as of %lld\n", o->raw ? "raw" : "visible",
+         (long long)s->as_of);
+  printf("  HFiles            %llu (%.1f MB)\n", (unsigned long long)b->files,
+         (double)b->output_bytes / 1e6);
+  printf("  time              %.2fs (ingest %.2fs, emit %.2fs, publish %.2fs)\n",
+         b->ingest_seconds + b->emit_seconds + b->publish_seconds, b->ingest_seconds,
+         b->emit_seconds, b->publish_seconds);
+}
+
+static int parse_ms(const char *flag, const char *v, int64_t *out) {
+  uint64_t n;
+  if (!v || cli_parse_u64(v, &n) || n > (uint64_t)INT64_MAX) {
+    fprintf(stderr, "hfilegen rekey: %s needs epoch milliseconds, got '%s'\n", flag,
+            v ? v : "");
+    return -1;
+  }
+  *out = (int64_t)n;
+  return 0;
+}
+
+int cmd_rekey(int argc, char **argv) {
+  hfg_rekey_options ro;
+  hfg_rekey_options_init(&ro);
+  hfg_build_options *o = &ro.build;
+  const char *maps[1];
+  size_t nmaps = 0;
+  char **cols = NULL;
+  int rc = 2;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(USAGE, stdout);
+      rc = 0;
+      goto out;
+    }
+    int takes = !strcmp(a, "--from") || !strcmp(a, "--snapshot") || !strcmp(a, "--old-key") ||
+                !strcmp(a, "--as-of");
+    if (takes && !v) {
+      fprintf(stderr, "hfilegen rekey: %s needs a value\n", a);
+      goto out;
+    }
+    if (!strcmp(a, "--from")) ro.from_dir = argv[++i];
+    else if (!strcmp(a, "--snapshot")) ro.snapshot = argv[++i];
+    else if (!strcmp(a, "--old-key")) ro.old_key = argv[++i];
+    else if (!strcmp(a, "--raw")) ro.raw = 1;
+    else if (!strcmp(a, "--as-of")) {
+      if (parse_ms(a, argv[++i], &ro.as_of)) goto out;
+    } else if (a[0] != '-') {
+      fprintf(stderr, "hfilegen rekey: '%s': rekey reads --from DIR, not inputs\n", a);
+      goto out;
+    } else if (!strcmp(a, "--map") || !strcmp(a, "--columns") || !strcmp(a, "--input") ||
+               !strcmp(a, "--job") || !strcmp(a, "--on-duplicate") ||
+               !strcmp(a, "--timestamp") || !strcmp(a, "--table")) {
+      fprintf(stderr, "hfilegen rekey: %s is not a rekey option (cells keep their families, "
+                      "qualifiers and timestamps; regions come from --splits)\n", a);
+      goto out;
+    } else if (cli_apply_build_flag(o, a, v, maps, &nmaps, &cols, &i)) {
+      goto out;
+    }
+  }
+  if (!ro.from_dir || !ro.old_key || !o->rowkey || !o->out_dir) {
+    fprintf(stderr, "hfilegen rekey: needs --from, --old-key, --rowkey and --out\n%s", USAGE);
+    goto out;
+  }
+  o->cancel = &cli_interrupted;
+  cli_signals_begin("rekey", o);
+  hfg_rekey_summary s;
+  int r = hfg_rekey_run(&ro, &s);
+  cli_signals_end();
+  if (s.warning[0]) fprintf(stderr, "hfilegen rekey: warning: %s\n", s.warning);
+  if (r == HFG_ECANCELED && cli_interrupted) {
+    fprintf(stderr, "hfilegen rekey: interrupted by %s (%s): removed the temporary HFiles and "
+                    "spill runs (%.1f MB); nothing was published in %s\n",
+            cli_signal_name(cli_interrupted), s.build.error,
+            (double)s.build.removed_bytes / 1e6, o->out_dir);
+    rc = 128 + cli_interrupted;
+  } else if (r) {
+    fprintf(stderr, "hfilegen rekey: FAILED: %s\n", s.build.error);
+    fprintf(stderr, "hfilegen rekey: nothing was published in %s (%llu old row%s read, %llu "
+                    "rejected)\n",
+            o->out_dir, (unsigned long long)s.build.records_read,
+            s.build.records_read == 1 ? "" : "s", (unsigned long long)s.build.records_rejected);
+    rc = r == HFG_EINVAL ? 2 : 1;
+  } else {
+    if (!cli_quiet) print_summary(&ro, &s);
+    if (s.build.records_rejected)
+      fprintf(stderr, "hfilegen rekey: %llu old row%s rejected: see %s\n",
+              (unsigned long long)s.build.records_rejected,
+              s.build.records_rejected == 1 ? "" : "s", s.build.rejects_path);
+    rc = 0;
+  }
+  hfg_rekey_summary_free(&s);
+out:
+  cli_free_columns(cols, o);
+  return rc;
+}
