@@ -118,6 +118,8 @@ typedef struct hfg_file_meta {
   int has_bloom_meta;                /* a BLMFMET2 block is present */
   int has_delete_family_bloom_meta;  /* a DFBLMET2 block is present */
   uint32_t bloom_prefix_length;      /* ROWPREFIX: BLOOM_FILTER_PARAM (0 when absent or bad) */
+  int tags_compressed;               /* hfile.TAGS_COMPRESSED true (with tags): encoded blocks
+                                        hold dictionary-compressed tags */
 } hfg_file_meta;
 
 const hfg_file_meta *hfg_reader_meta(const hfg_reader *r);

@@ -156,6 +156,7 @@ typedef struct rd_cell_flags {
   int tags;
   int mvcc;
   int decode_mvcc;
+  int tags_compressed; /* encoded blocks: tags dictionary-compressed (TagCompressionContext) */
 } rd_cell_flags;
 
 /* Parses the cell at payload[pos]. 0 and *next, or HFG_ECORRUPT with a message

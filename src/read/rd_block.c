@@ -193,7 +193,8 @@ int rd_block_read(hfg_reader *r, uint64_t offset, uint64_t limit, uint32_t expec
   if (b->len < 2)
     return hfg_err_set(&r->err, HFG_ECORRUPT,
                        "block at offset %" PRIu64 " (DATABLKE): no data block encoding id", offset);
-  rd_cell_flags f = {r->meta.includes_tags, r->meta.includes_mvcc, r->meta.decode_mvcc};
+  rd_cell_flags f = {r->meta.includes_tags, r->meta.includes_mvcc, r->meta.decode_mvcc,
+                     r->meta.tags_compressed};
   b->enc_id = hfg_get_be16(b->data);
   rc = rd_enc_decode(b->enc_id, b->data + 2, b->len - 2, &f, offset, &b->decoded,
                      &r->err);

@@ -45,6 +45,93 @@ int rd_dec_copy_prev_key(rd_dec *d, size_t n) {
   return 0;
 }
 
+/* Compressed tags (HBase's TagCompressionContext over an LRUDictionary of
+ * Byte.MAX_VALUE entries, cleared at each block, as BufferedEncodedSeeker
+ * makes it): each tag is either 0xff, a varint length and the tag's bytes
+ * (type and value), which the dictionary then holds at the next index (or at
+ * the least recently used one's, once full), or a 2-byte index of an entry,
+ * which becomes the most recently used. Entries point into the decoded output. */
+#define TAGDICT_CAP 127
+typedef struct rd_tagdict {
+  int n, head, tail;
+  size_t off[TAGDICT_CAP], len[TAGDICT_CAP];
+  int prev[TAGDICT_CAP], next[TAGDICT_CAP];
+} rd_tagdict;
+
+static void td_unlink(rd_tagdict *t, int i) {
+  if (t->prev[i] >= 0) t->next[t->prev[i]] = t->next[i];
+  else t->head = t->next[i];
+  if (t->next[i] >= 0) t->prev[t->next[i]] = t->prev[i];
+  else t->tail = t->prev[i];
+}
+
+static void td_front(rd_tagdict *t, int i) {
+  t->prev[i] = -1;
+  t->next[i] = t->head;
+  if (t->head >= 0) t->prev[t->head] = i;
+  t->head = i;
+  if (t->tail < 0) t->tail = i;
+}
+
+static void td_add(rd_tagdict *t, size_t off, size_t len) {
+  int i;
+  if (t->n < TAGDICT_CAP) {
+    i = t->n++;
+  } else {
+    i = t->tail;
+    td_unlink(t, i);
+  }
+  t->off[i] = off;
+  t->len[i] = len;
+  td_front(t, i);
+}
+
+static int dec_tags_compressed(rd_dec *d, uint32_t tl) {
+  hfg_buf *o = d->out;
+  rd_tagdict *t = d->td;
+  size_t end = o->len + tl;
+  while (o->len < end) {
+    const uint8_t *s;
+    if (rd_dec_take(d, 1, &s, "compressed tags run past the block")) return HFG_ECORRUPT;
+    if (s[0] == 0xff) { /* Dictionary.NOT_IN_DICTIONARY: a varint length, the bytes */
+      uint32_t len = 0;
+      int shift = 0;
+      for (;;) {
+        const uint8_t *b;
+        if (rd_dec_take(d, 1, &b, "compressed tag length runs past the block"))
+          return HFG_ECORRUPT;
+        if (shift > 28) return rd_dec_fail(d, "compressed tag length over 32 bits");
+        len |= (uint32_t)(b[0] & 0x7f) << shift;
+        shift += 7;
+        if (!(b[0] & 0x80)) break;
+      }
+      const uint8_t *tag;
+      if (len > 0xffff || o->len + 2 + len > end)
+        return rd_dec_fail(d, "a compressed tag runs past the cell's tags length");
+      if (rd_dec_take(d, len, &tag, "compressed tag runs past the block")) return HFG_ECORRUPT;
+      if (hfg_buf_put_be16(o, (uint16_t)len) || hfg_buf_append(o, tag, len))
+        return hfg_err_set(d->err, HFG_ENOMEM, "out of memory");
+      td_add(t, o->len - len, len);
+    } else {
+      const uint8_t *lo;
+      if (rd_dec_take(d, 1, &lo, "compressed tag index runs past the block"))
+        return HFG_ECORRUPT;
+      int i = (int)((unsigned)s[0] << 8 | lo[0]);
+      if (i >= t->n) return rd_dec_fail(d, "compressed tag names a dictionary entry not defined");
+      size_t len = t->len[i];
+      if (o->len + 2 + len > end)
+        return rd_dec_fail(d, "a compressed tag runs past the cell's tags length");
+      if (hfg_buf_reserve(o, 2 + len)) return hfg_err_set(d->err, HFG_ENOMEM, "out of memory");
+      hfg_put_be16(o->p + o->len, (uint16_t)len);
+      memcpy(o->p + o->len + 2, o->p + t->off[i], len);
+      o->len += 2 + len;
+      td_unlink(t, i);
+      td_front(t, i);
+    }
+  }
+  return 0;
+}
+
 int rd_dec_tail(rd_dec *d, size_t cell_off, uint32_t klen, uint32_t vlen) {
   hfg_buf *o = d->out;
   if (d->f->tags) {
@@ -52,9 +139,14 @@ int rd_dec_tail(rd_dec *d, size_t cell_off, uint32_t klen, uint32_t vlen) {
     const uint8_t *t = NULL;
     if (rd_dec_cint(d, &tl, "tags length runs past the block")) return HFG_ECORRUPT;
     if (tl > 32767) return rd_dec_fail(d, "tags length above 32767");
-    if (rd_dec_take(d, tl, &t, "tags run past the block")) return HFG_ECORRUPT;
-    if (hfg_buf_put_be16(o, (uint16_t)tl) || hfg_buf_append(o, t, tl))
-      return hfg_err_set(d->err, HFG_ENOMEM, "out of memory");
+    if (d->td && tl) {
+      if (hfg_buf_put_be16(o, (uint16_t)tl)) return hfg_err_set(d->err, HFG_ENOMEM, "out of memory");
+      if (dec_tags_compressed(d, tl)) return d->err->code ? d->err->code : HFG_ECORRUPT;
+    } else {
+      if (rd_dec_take(d, tl, &t, "tags run past the block")) return HFG_ECORRUPT;
+      if (hfg_buf_put_be16(o, (uint16_t)tl) || hfg_buf_append(o, t, tl))
+        return hfg_err_set(d->err, HFG_ENOMEM, "out of memory");
+    }
   }
   if (d->f->mvcc) {
     int64_t m;
@@ -120,6 +212,12 @@ int rd_enc_decode(int id, const uint8_t *p, size_t n, const rd_cell_flags *f, ui
     d.p = p;
     d.n = n;
     return dec_row_index(&d);
+  }
+  rd_tagdict td;
+  if (f->tags && f->tags_compressed) {
+    td.n = 0;
+    td.head = td.tail = -1;
+    d.td = &td;
   }
   int (*fn)(rd_dec *) = id == 2 ? rd_dec_prefix : id == 3 ? rd_dec_diff : id == 4 ? rd_dec_fast_diff : NULL;
   d.name = id == 2 ? "PREFIX" : id == 3 ? "DIFF" : "FAST_DIFF";

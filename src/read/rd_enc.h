@@ -28,6 +28,7 @@ typedef struct rd_dec {
   size_t pv_off, pv_len;
   const uint8_t *fam;   /* DIFF: the family stored before the first cell */
   size_t fam_len;
+  struct rd_tagdict *td; /* compressed tags: the block's dictionary (rd_enc.c) */
 } rd_dec;
 
 /* Decodes the whole payload (after the 2-byte id) of an encoded block with

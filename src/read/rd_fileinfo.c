@@ -85,6 +85,10 @@ int rd_fileinfo_parse(hfg_reader *r) {
     mt->last_key_len = f->val_len;
   }
   mt->includes_tags = rd_fileinfo_find(r, "hfile.MAX_TAGS_LEN") != NULL;
+  /* HFileInfo: TAGS_COMPRESSED is read only when the file has tags (Bytes.toBoolean: 1 byte) */
+  if (mt->includes_tags && (f = rd_fileinfo_find(r, "hfile.TAGS_COMPRESSED")) &&
+      f->val_len == 1)
+    mt->tags_compressed = f->val[0] != 0;
   if ((f = rd_fileinfo_find(r, "KEY_VALUE_VERSION"))) {
     /* Bytes.toInt needs at least 4 bytes */
     if (f->val_len < 4)
