@@ -2,7 +2,7 @@
 # HBase interop checks for hfilegen. See README.md beside this file.
 #
 #   tests/interop/run.sh [--hbase 2.6|2.5|3.0] [--hfilegen PATH] [--cases DIR] [--work DIR]
-#                        [--live-only] [--bulk-only]
+#                        [--live-only] [--bulk-only] [--rekey-only]
 #
 # Builds the Java harness with Maven (downloads from Maven Central on first use), then:
 #   (a) WriteReference: HBase writes reference HFiles (+ .cells.tsv/.props) into WORK/ref,
@@ -15,6 +15,8 @@
 #       `hfilegen inspect --cells --tsv FILE` diffed against FILE's .cells.tsv
 #   (f) with --hfilegen: LiveTableCheck - hfilegen's HBase client (splits/build/verify --table)
 #       against a live mini cluster; --live-only runs the build and this step alone
+#   (g) with --hfilegen: RekeyCheck - hfilegen rekey of a split table's snapshot, bulk-loaded and
+#       compared with TableSnapshotScanner; --rekey-only runs the build and this step alone
 # --hbase 3.0 (3.0.0-beta-1) runs the reader-side steps only: (a) WriteReference, (b), (s), (c),
 # (c2), (e); WriteBulkCase, (d) and (f) print SKIP naming the artifacts the mini cluster lacks.
 # Prints one "N passed, M failed" line totalling every check; exits non-zero on any failure.
@@ -27,6 +29,7 @@ CASES=""
 WORK=""
 LIVE_ONLY=0
 BULK_ONLY=0
+REKEY_ONLY=0
 
 usage() {
   sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --work) WORK="${2:-}"; shift 2 ;;
     --live-only) LIVE_ONLY=1; shift ;;
     --bulk-only) BULK_ONLY=1; shift ;;
+    --rekey-only) REKEY_ONLY=1; shift ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown argument $1" >&2; usage ;;
   esac
@@ -157,6 +161,25 @@ live_step() {
     echo "SKIP LiveTableCheck: $HFILEGEN is not an executable file (not built yet?)"
   fi
 }
+# (g) hfilegen rekey of a snapshot judged by TableSnapshotScanner and a bulk load
+rekey_step() {
+  if [ "$READERS_ONLY" -eq 1 ]; then
+    skip_step "(g) RekeyCheck"
+  elif [ -n "$HFILEGEN" ] && [ -x "$HFILEGEN" ]; then
+    step rekey "(g) RekeyCheck: hfilegen rekey of a snapshot against TableSnapshotScanner" \
+      RekeyCheck "$(cd "$(dirname "$HFILEGEN")" && pwd)/$(basename "$HFILEGEN")" "$WORK/rekey"
+    tally "$LOGS/rekey.out" $?
+  elif [ -n "$HFILEGEN" ]; then
+    echo "SKIP RekeyCheck: $HFILEGEN is not an executable file (not built yet?)"
+  fi
+}
+if [ "$REKEY_ONLY" -eq 1 ]; then
+  rekey_step
+  echo "== total (HBase $HBASE)"
+  echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+  [ "$TOTAL_FAIL" -eq 0 ]
+  exit
+fi
 if [ "$LIVE_ONLY" -eq 1 ]; then
   live_step
   echo "== total (HBase $HBASE)"
@@ -275,6 +298,7 @@ if [ -n "$HFILEGEN" ]; then
 fi
 
 live_step
+rekey_step
 
 echo "== total (HBase $HBASE)"
 echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
