@@ -94,6 +94,9 @@ typedef struct job {
   struct hfg_block_pool *pool; /* emit: block compression on every core, NULL at 1 thread */
   unsigned pool_slots;      /* blocks in flight per writer */
   int cell_payload;         /* records are typed cells (cell_payload.h), not columns */
+  /* a job's own members of manifest.json ("name": value, each line ending in a comma) */
+  void (*manifest_extra)(FILE *f, void *ctx);
+  void *manifest_ctx;
 } job;
 
 static inline double now_s(void) {
@@ -181,6 +184,8 @@ int hfg_build_check_rejects_path(job *j);
 /* A path the user gave inside the output directory, as the job sees it. */
 void hfg_build_work_path(const job *j, const char *path, char *buf, size_t cap);
 int hfg_build_publish(job *j);         /* temporaries → final names, manifest, _SUCCESS */
+/* s as a JSON string (quoted, escaped), for manifest_extra. */
+void hfg_build_json_text(FILE *f, const char *s);
 void hfg_build_cleanup_failed(job *j); /* a failed job's temporaries */
 void hfg_build_release_out_dir(job *j); /* last: a failed job's directory back, the lock released */
 

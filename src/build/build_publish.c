@@ -350,6 +350,10 @@ static int write_small_file(job *j, const char *name, int (*body)(job *, FILE *)
   return rc;
 }
 
+void hfg_build_json_text(FILE *f, const char *s) {
+  json_str(f, (const uint8_t *)s, strlen(s));
+}
+
 static int manifest_body(job *j, FILE *f) {
   fprintf(f, "{\n  \"null_values\": %llu,", (unsigned long long)j->sum->null_values);
   if (j->o->check_column) {
@@ -367,6 +371,7 @@ static int manifest_body(job *j, FILE *f) {
             (unsigned long long)j->sum->check_nulls_read,
             (unsigned long long)j->sum->check_nulls_skipped);
   }
+  if (j->manifest_extra) j->manifest_extra(f, j->manifest_ctx);
   fprintf(f, "\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n", (long long)j->ts,
           j->splits.n + 1);
   /* the counts as the summary gives them: read = written + rejected + duplicates dropped +

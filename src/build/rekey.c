@@ -102,6 +102,33 @@ static int schema_family(const hfg_snap_family *sf, hfg_build_family *bf, char *
   return 0;
 }
 
+/* manifest.json's "rekey": where the cells came from and what became of them. */
+static void manifest_rekey(FILE *f, void *ctx) {
+  const rekey *k = ctx;
+  const hfg_rekey_summary *s = k->rs;
+  fputs("\n  \"rekey\": {\"from\": ", f);
+  hfg_build_json_text(f, k->ro->from_dir);
+  fputs(", \"snapshot\": ", f);
+  if (k->ro->snapshot) hfg_build_json_text(f, k->ro->snapshot);
+  else fputs("null", f);
+  fputs(", \"table\": ", f);
+  if (s->snapshot_table[0]) hfg_build_json_text(f, s->snapshot_table);
+  else fputs("null", f);
+  fputs(", \"old_key\": ", f);
+  hfg_build_json_text(f, k->ro->old_key);
+  fprintf(f,
+          ", \"view\": \"%s\", \"as_of\": %lld, \"store_files\": %llu, \"cells_read\": %llu, "
+          "\"markers_read\": %llu, \"dropped\": {\"markers_applied\": %llu, \"deleted\": %llu, "
+          "\"expired\": %llu, \"beyond_versions\": %llu, \"duplicate_keys\": %llu, "
+          "\"outside_region\": %llu}},",
+          k->ro->raw ? "raw" : "visible", (long long)s->as_of,
+          (unsigned long long)s->store_files, (unsigned long long)s->cells_read,
+          (unsigned long long)s->markers_read, (unsigned long long)s->dropped_markers,
+          (unsigned long long)s->dropped_deleted, (unsigned long long)s->dropped_expired,
+          (unsigned long long)s->dropped_versions, (unsigned long long)s->dropped_duplicate,
+          (unsigned long long)s->dropped_outside);
+}
+
 static int setup(rekey *k) {
   job *j = k->j;
   const hfg_rekey_options *ro = k->ro;
@@ -142,6 +169,8 @@ static int setup(rekey *k) {
   }
   hfg_free(base);
   j->cell_payload = 1;
+  j->manifest_extra = manifest_rekey;
+  j->manifest_ctx = k;
   return rc;
 }
 

@@ -37,10 +37,20 @@ v=$("$H" verify --splits "$SRC/samples/splits/salt10.txt" new 2>&1) || fail "ver
 [ "$(ls new/cf | wc -l)" -eq 10 ] && [ "$(ls new/d | wc -l)" -eq 10 ] ||
   fail "expected 10 files per family: $(ls new/*)"
 
+python3 - new <<'PY' || fail "manifest.json's rekey member"
+import json, sys
+m = json.load(open(sys.argv[1] + "/manifest.json"))
+r = m["rekey"]
+assert r["from"] == "old" and r["snapshot"] is None and r["old_key"] == "{id}", r
+assert r["view"] == "visible" and r["store_files"] == 2, r
+assert r["cells_read"] == m["cells"] if "cells" in m else r["cells_read"] > 0, r
+assert m["records_read"] == 40000 and m["records_written"] == 40000, m
+PY
+
 # ---- byte-identical at 1 and 2 threads, spilling ----
 for t in 1 2; do
   "$H" rekey --from old --old-key '{id}' --rowkey '{id % 10}|{id}' --splits \
-    "$SRC/samples/splits/salt10.txt" --out t$t --job-timestamp $TS --threads $t --memory 8m \
+    "$SRC/samples/splits/salt10.txt" --out t$t --job-timestamp $TS --as-of $TS --threads $t --memory 8m \
     --quiet || fail "rekey --threads $t"
 done
 diff -r t1 t2 >/dev/null || fail "output differs between --threads 1 and 2"
