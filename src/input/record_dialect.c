@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "input/record_sql.h"
 #include "util/alloc.h"
 
 enum { EOL_UNKNOWN = 0, EOL_LF, EOL_CRLF };
@@ -40,11 +41,13 @@ struct hfg_dialect {
   int ended;       /* saw the end-of-data marker \. */
   int at_start;    /* no record of this input handed out yet */
   int sniff;       /* look for an SQL script at an input's start (see hfg_dialect_new) */
+  size_t window;   /* bytes it judges a candidate on (HFG_SQL_WINDOW, or the record limit) */
+  const char *name; /* the open input's display name (borrowed from the reader) */
   hfg_field *fields;
   size_t nf, fcap;
   char *scratch;
   size_t scap;
-  char reason[320];
+  char reason[640];
 };
 
 int hfg_dialect_handles(hfg_input_format f) {
@@ -510,41 +513,22 @@ static int parse_pg_csv(hfg_dialect *d, const char *s, const char *e, int eof,
   }
 }
 
-/* ---- an SQL script instead of rows ---- */
-
-/* Bytes an input's start must show (or the whole input) to be judged. */
-#define SQL_SNIFF 40
-
-static int has_prefix(const char *s, size_t n, const char *pre) {
-  size_t k = strlen(pre);
-  return n >= k && memcmp(s, pre, k) == 0;
-}
-
-/* What dump tools write when they are not asked for rows: the tool and the
- * export that gives rows, or NULL. [s, s+n): the input's first bytes. */
-static const char *sql_script(const char *s, size_t n) {
-  if (has_prefix(s, n, "-- MySQL dump") || has_prefix(s, n, "-- MariaDB dump") ||
-      has_prefix(s, n, "/*M!999999\\- enable the sandbox mode */"))
-    return "an SQL script written by mysqldump/mariadb-dump (CREATE TABLE and INSERT "
-           "statements), not rows: export the table with mysqldump --tab=DIR or SELECT ... INTO "
-           "OUTFILE, or read it from the server (mysql://...)";
-  if (has_prefix(s, n, "--\n-- PostgreSQL database") || has_prefix(s, n, "--\r\n-- PostgreSQL database") ||
-      has_prefix(s, n, "-- PostgreSQL database"))
-    return "an SQL script written by pg_dump (its rows sit in COPY blocks among SQL "
-           "statements), not rows: export the table with COPY ... TO or psql's \\copy, or read "
-           "it from the server (postgresql://...)";
-  if (has_prefix(s, n, "PGDMP"))
-    return "a pg_dump archive (pg_dump -Fc), not rows: export the table with COPY ... TO or "
-           "psql's \\copy, or read it from the server (postgresql://...)";
-  return NULL;
-}
-
 /* ---- public ---- */
 
-void hfg_dialect_reset(hfg_dialect *d) {
+static void reset(hfg_dialect *d) {
   d->eol = d->eol_seen = EOL_UNKNOWN;
   d->ended = 0;
   d->at_start = d->sniff;
+}
+
+int hfg_dialect_start(hfg_dialect *d, const char *path, const char *name, size_t expected,
+                      hfg_err *err) {
+  (void)path;
+  (void)expected;
+  (void)err;
+  reset(d);
+  d->name = name;
+  return 0;
 }
 
 void hfg_dialect_accept(hfg_dialect *d) { d->eol = d->eol_seen; }
@@ -564,15 +548,18 @@ int hfg_dialect_parse(hfg_dialect *d, const char *s, const char *e, int eof, hfg
   }
   memset(st, 0, sizeof *st);
   d->eol_seen = d->eol;
-  if (d->at_start) { /* an SQL script's first line is refused, naming what to export instead */
-    if ((size_t)(e - s) < SQL_SNIFF && !eof) return HFG_DIALECT_MORE;
-    const char *why = sql_script(s, (size_t)(e - s));
-    if (why) {
-      snprintf(d->reason, sizeof d->reason, "the input is %s", why);
-      d->nf = 0;
-      int rc = reject_line(d, s, e, eof, s, st);
-      if (rc != HFG_DIALECT_MORE) d->at_start = 0;
-      return rc;
+  if (d->at_start) { /* an SQL script's first line is refused, naming what to give instead */
+    size_t have = (size_t)(e - s);
+    if (have < HFG_SQL_PEEK && !eof) return HFG_DIALECT_MORE;
+    if (hfg_sql_candidate(s, have)) {
+      if (have < d->window && !eof) return HFG_DIALECT_MORE;
+      size_t n = have < d->window ? have : d->window;
+      if (hfg_sql_script_why(s, n, eof && n == have, d->fmt, d->name, d->reason, sizeof d->reason)) {
+        d->nf = 0;
+        int rc = reject_line(d, s, e, eof, s, st);
+        if (rc != HFG_DIALECT_MORE) d->at_start = 0;
+        return rc;
+      }
     }
   }
   int rc = parse_record(d, s, e, eof, st);
@@ -633,10 +620,13 @@ int hfg_dialect_new(const hfg_input_options *o, hfg_dialect **out, char *errmsg,
   hfg_dialect *d = hfg_calloc(1, sizeof *d);
   if (!d) return HFG_ENOMEM;
   d->fmt = o->format; /* at_start 0 until a reset: a database row is never an input's start */
-  /* The look at an input's first SQL_SNIFF bytes may ask for more input than
-   * the first record holds; a record limit below that would make the reader
-   * reject the record as overlong at some buffer sizes only: no look then. */
-  d->sniff = !o->max_record_bytes || o->max_record_bytes >= SQL_SNIFF;
+  /* The look at an input's start (record_sql.h) may ask for more input than
+   * the first record holds; more than the record limit would make the reader
+   * reject the record as overlong: no look below HFG_SQL_PEEK, and a window
+   * no larger than the limit. */
+  d->sniff = !o->max_record_bytes || o->max_record_bytes >= HFG_SQL_PEEK;
+  d->window = o->max_record_bytes && o->max_record_bytes < HFG_SQL_WINDOW ? o->max_record_bytes
+                                                                          : HFG_SQL_WINDOW;
   const char *bad = NULL;
   if (o->format == HFG_INPUT_MYSQL) {
     char dl[2] = {(char)(o->delimiter >= 0 ? o->delimiter : '\t'), 0};

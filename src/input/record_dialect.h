@@ -34,10 +34,11 @@
  *            string); an unquoted \. alone on a line ends the data.
  *
  * An input that is an SQL script (mysqldump/mariadb-dump or pg_dump without
- * the options that write rows, or a pg_dump archive) is refused at its
- * first record (after a reset), a reject whose reason names the tool and the
- * export to run instead ("the input is an SQL script written by pg_dump ...").
- * Judged on the input's first 40 bytes (or all of a shorter one).
+ * the options that write rows, --compact scripts, mysqldump --tab's
+ * TABLE.sql, a pg_dump archive) is refused at its first record (after a
+ * start), a reject whose reason says what the script is and what to give
+ * instead ("the input is an SQL script of INSERT statements ..."). Judged by
+ * its statements near the input's start (record_sql.h).
  *
  * Records: blank lines are records here (a one-column table's empty value),
  * no byte order mark is dropped, and line numbers count LF bytes, the
@@ -46,7 +47,7 @@
  * whose reason names the field ("field 3: ..."); reading resumes after the
  * record's end, or the end of the line where the error was found.
  *
- * Calls: new (reset (parse accept?)* )* free. One dialect per reader; not thread-safe.
+ * Calls: new (start (parse accept?)* )* free. One dialect per reader; not thread-safe.
  */
 #ifndef HFG_PIPELINE_RECORD_DIALECT_H
 #define HFG_PIPELINE_RECORD_DIALECT_H
@@ -56,6 +57,7 @@
 
 #include "hfilegen/build.h"
 #include "input/record_reader.h"
+#include "util/err.h"
 
 typedef struct hfg_dialect hfg_dialect;
 
@@ -81,9 +83,11 @@ int hfg_dialect_handles(hfg_input_format f);
  * message in errmsg, or HFG_ENOMEM. */
 int hfg_dialect_new(const hfg_input_options *o, hfg_dialect **out, char *errmsg, size_t errlen);
 
-/* Forgets per-input state (line-end kind, end-of-data seen): call when the
- * reader opens the next input. */
-void hfg_dialect_reset(hfg_dialect *d);
+/* The reader opened the next input, path (shown as name, borrowed until the
+ * next start; expected: its field count, 0 unknown): forgets per-input state
+ * (line-end kind, end-of-data seen). 0 or the error, set in err. */
+int hfg_dialect_start(hfg_dialect *d, const char *path, const char *name, size_t expected,
+                      hfg_err *err);
 
 /* Parses the record starting at s (s < e). eof: no byte follows e in this
  * input. Returns 1, HFG_EPARSE, HFG_DIALECT_MORE, HFG_DIALECT_SKIP or

@@ -698,7 +698,8 @@ int hfg_rr_open_next(hfg_record_reader *r) {
   r->skip_line = 0;
   r->fmt = r->fmt_opt == HFG_INPUT_AUTO ? hfg_input_format_guess(path) : r->fmt_opt;
   r->delim = (unsigned char)(r->delim_opt >= 0 ? r->delim_opt : r->fmt == HFG_INPUT_TSV ? '\t' : ',');
-  if (r->dialect) hfg_dialect_reset(r->dialect);
+  if (r->dialect && (rc = hfg_dialect_start(r->dialect, path, r->name, r->expected, &r->err)))
+    return rc;
   r->first_is_data = !r->has_header && !r->part_start && r->given;
   if (!r->has_header || r->part_start) return 0;
   hfg_record h;

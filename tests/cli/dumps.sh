@@ -84,6 +84,28 @@ has "$ERR" "expected one byte" "--fields-enclosed-by ab message"
 run "$H" build --format xml --rowkey '{id}' --out o8 my.txt
 has "$ERR" "expected csv, tsv, mysql, pg-text or pg-csv" "--format list"
 
+# ---- SQL scripts given as rows: told what they are and what to give instead ----
+# (mysqldump --tab's own TABLE.sql was told to "export with mysqldump --tab"; a --compact
+# script, which has no header comment, got "expected 3 fields, got 1")
+printf '%s\n' '-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)' '' \
+  'DROP TABLE IF EXISTS `orders`;' '/*!40101 SET @saved_cs_client     = @@character_set_client */;' \
+  'CREATE TABLE `orders` (' '  `id` int NOT NULL,' '  `a` text,' '  `b` bit(8) DEFAULT NULL,' \
+  '  PRIMARY KEY (`id`)' ') ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;' \
+  '/*!40101 SET character_set_client = @saved_cs_client */;' '' '-- Dump completed' >orders.sql
+run "$H" build --format mysql --columns id,a,b --rowkey '{id}' --out o9 orders.sql
+[ $RC -ne 0 ] || fail "--tab schema built"
+has "$ERR" "orders.sql line 1: the input is the schema of table \`orders\` (CREATE TABLE, no rows), as mysqldump --tab writes it beside the rows: give orders.txt instead" "--tab schema message"
+printf '%s\n' '/*!40101 SET @saved_cs_client     = @@character_set_client */;' \
+  'CREATE TABLE `orders` (' '  `id` int NOT NULL' ');' 'INSERT INTO `orders` VALUES (1,'"'x'"',NULL);' >compact.sql
+run "$H" build --format mysql --columns id,a,b --rowkey '{id}' --out o10 compact.sql
+[ $RC -ne 0 ] || fail "--compact script built"
+has "$ERR" "compact.sql line 1: the input is an SQL script of INSERT statements, not rows: dump the rows with mysqldump --tab=DIR (DIR/TABLE.txt) or SELECT ... INTO OUTFILE, or read the table from the server (mysql://...)" "--compact script message"
+printf '%s\n' 'SET statement_timeout = 0;' "SELECT pg_catalog.set_config('search_path', '', false);" \
+  'COPY public.orders (id, a, b) FROM stdin;' '1	x	\N' '\.' >plain.sql
+run "$H" build --format pg-text --columns id,a,b --rowkey '{id}' --out o11 plain.sql
+[ $RC -ne 0 ] || fail "headerless pg script built"
+has "$ERR" "plain.sql line 1: the input is an SQL script (its rows sit in COPY blocks among SQL statements), not rows: export the table with COPY ... TO" "pg script message"
+
 # ---- plan, lint, splits read the same records ----
 run "$H" plan --format mysql --columns id,a,b --rowkey '{id}' my.txt
 [ $RC -eq 0 ] || fail "plan mysql: exit $RC ($ERR)"

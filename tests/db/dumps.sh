@@ -6,7 +6,8 @@
 # with other FIELDS/LINES options; mariadb-dump --tab), `hfilegen build` loads each dump,
 # and the cells (`hfilegen inspect --cells --tsv`) must be exactly the values the server
 # itself reports per row and column (hex), NULLs absent, with every record and NULL counted.
-# The tools' SQL scripts (pg_dump, mariadb-dump without --tab) are refused naming the tool.
+# The tools' SQL scripts (pg_dump, mariadb-dump without --tab or with --compact, --tab's own
+# TABLE.sql) are refused saying what they are and what to give instead.
 #
 # usage: dumps.sh HFILEGEN SOURCE_DIR
 # Exit 77 (ctest: skipped) only when neither server can be started here; a server that is
@@ -37,18 +38,19 @@ check() {
   fi
 }
 
-# refused NAME WHAT DUMP BUILD-FLAGS...: an SQL script given as rows fails at its line 1,
-# the message naming WHAT wrote it (it was "expected 7 fields, got 1"), nothing published.
+# refused NAME WANT DUMP BUILD-FLAGS...: an SQL script given as rows fails at its line 1,
+# the message saying WANT (what the script is and what to give instead; it was "expected 7
+# fields, got 1", or "export with mysqldump --tab" for --tab's own TABLE.sql), nothing published.
 refused() {
-  local name=$1 what=$2 dump=$3
+  local name=$1 want=$2 dump=$3
   shift 3
   local out="$T/out-$name"
   if "$H" build --rowkey '{id}' --out "$out" "$@" "$dump" >"$T/$name.summary" 2>"$T/$name.err"; then
     echo "FAIL: $name: the SQL script was built"
     fails=$((fails + 1))
-  elif ! grep -qF "line 1" "$T/$name.err" || ! grep -qF "SQL script written by $what" "$T/$name.err" ||
+  elif ! grep -qF "line 1: " "$T/$name.err" || ! grep -qF "the input is $want" "$T/$name.err" ||
        [ -e "$out/_SUCCESS" ]; then
-    echo "FAIL: $name: $(head -2 "$T/$name.err")"
+    echo "FAIL: $name: want [line 1: ... the input is $want], got: $(head -2 "$T/$name.err")"
     fails=$((fails + 1))
   else
     echo "ok: $name: $(head -1 "$T/$name.err" | cut -c1-160)"
@@ -90,8 +92,10 @@ SQL
     --null-string NULL --columns $COLS
   # pg_dump's plain SQL script is no COPY data
   if pg_dump -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -t orders "$PG_DB" >"$T/pg_dump.sql" 2>"$T/pg_dump.err"; then
-    refused pg-dump-script pg_dump "$T/pg_dump.sql" --format pg-text --columns $COLS
-    refused pg-dump-script-csv pg_dump "$T/pg_dump.sql" --format pg-csv
+    refused pg-dump-script "an SQL script written by pg_dump (its rows sit in COPY blocks" \
+      "$T/pg_dump.sql" --format pg-text --columns $COLS
+    refused pg-dump-script-csv "an SQL script written by pg_dump (its rows sit in COPY blocks" \
+      "$T/pg_dump.sql" --format pg-csv
   else
     echo "FAIL: pg_dump: $(cat "$T/pg_dump.err")"
     fails=$((fails + 1))
@@ -135,6 +139,9 @@ SQL
   if mariadb-dump --no-defaults -h "$MY_HOST" -P "$MY_PORT" --protocol=tcp -u "$MY_USER" \
        --tab="$O" "$MY_DB" orders >"$T/dump.err" 2>&1; then
     check mysqldump-tab "$T/my.expected" "$O/orders.txt" --format mysql --columns $COLS
+    # its orders.sql beside the rows is the schema: the rows are orders.txt
+    refused mysqldump-tab-sql "the schema of table \`orders\` (CREATE TABLE, no rows), as mysqldump --tab writes it beside the rows: give $O/orders.txt instead" \
+      "$O/orders.sql" --format mysql --columns $COLS
   else
     echo "FAIL: mariadb-dump --tab: $(cat "$T/dump.err")"
     fails=$((fails + 1))
@@ -142,9 +149,19 @@ SQL
   # mariadb-dump without --tab writes INSERT statements, not rows
   if mariadb-dump --no-defaults -h "$MY_HOST" -P "$MY_PORT" --protocol=tcp -u "$MY_USER" \
        "$MY_DB" orders >"$T/orders.sql" 2>"$T/dump.err"; then
-    refused mysqldump-script mysqldump/mariadb-dump "$T/orders.sql" --format mysql --columns $COLS
+    refused mysqldump-script "an SQL script of INSERT statements written by mysqldump/mariadb-dump without --tab" \
+      "$T/orders.sql" --format mysql --columns $COLS
   else
     echo "FAIL: mariadb-dump: $(cat "$T/dump.err")"
+    fails=$((fails + 1))
+  fi
+  # --compact drops the header comment: the statements tell
+  if mariadb-dump --no-defaults -h "$MY_HOST" -P "$MY_PORT" --protocol=tcp -u "$MY_USER" \
+       --compact "$MY_DB" orders >"$T/compact.sql" 2>"$T/dump.err"; then
+    refused mysqldump-compact "an SQL script of INSERT statements, not rows" \
+      "$T/compact.sql" --format mysql --columns $COLS
+  else
+    echo "FAIL: mariadb-dump --compact: $(cat "$T/dump.err")"
     fails=$((fails + 1))
   fi
   mariadb_stop

@@ -86,6 +86,8 @@ static char *run(const char *path, hfg_input_options *o) {
   return b.p;
 }
 
+static int first_only; /* CASE1 */
+
 static void expect(const char *data, size_t n, hfg_input_options o, const char *want) {
   const char *path = case_path();
   FILE *f = fopen(path, "wb");
@@ -95,6 +97,8 @@ static void expect(const char *data, size_t n, hfg_input_options o, const char *
   for (size_t bs = 0; bs <= 40; bs++) {
     o.buffer_size = bs;
     char *got = run(path, &o);
+    char *nl = first_only ? strchr(got, '\n') : NULL;
+    if (nl) nl[1] = '\0';
     if (strcmp(got, want) != 0) {
       fprintf(stderr, "  buffer %zu: got\n%s  want\n%s", bs, got, want);
       t_failed_now = 1;
@@ -111,6 +115,14 @@ static void expect(const char *data, size_t n, hfg_input_options o, const char *
     o_.format = fmt_;                                         \
     __VA_ARGS__;                                              \
     expect(data, sizeof(data) - 1, o_, want);                 \
+  } while (0)
+
+/* CASE1: CASE on the first record only (an SQL script's other lines are rejects of their own). */
+#define CASE1(fmt_, data, want, ...) \
+  do {                               \
+    first_only = 1;                  \
+    CASE(fmt_, data, want, __VA_ARGS__); \
+    first_only = 0;                  \
   } while (0)
 
 /* ---- mysql ---- */
@@ -191,23 +203,71 @@ TEST(utf16_refused) {
   free(got);
 }
 
-/* An SQL script given as rows: its first line is refused naming the tool and the export
- * that writes rows (it was "expected 7 fields, got 1"); at every buffer size. */
-#define MYSQLDUMP_WHY                                                                       \
-  "the input is an SQL script written by mysqldump/mariadb-dump (CREATE TABLE and INSERT " \
-  "statements), not rows: export the table with mysqldump --tab=DIR or SELECT ... INTO "    \
-  "OUTFILE, or read it from the server (mysql://...)"
-#define PGDUMP_WHY                                                                            \
-  "the input is an SQL script written by pg_dump (its rows sit in COPY blocks among SQL "    \
-  "statements), not rows: export the table with COPY ... TO or psql's \\copy, or read it " \
-  "from the server (postgresql://...)"
+/* An SQL script given as rows: its first line is refused saying what the script is and
+ * what to give instead (it was "expected 7 fields, got 1", or, for mysqldump --tab's own
+ * TABLE.sql, "export the table with mysqldump --tab"); judged by its statements, at every
+ * buffer size. */
+#define MY_ADVICE                                                                            \
+  "dump the rows with mysqldump --tab=DIR (DIR/TABLE.txt) or SELECT ... INTO OUTFILE, or " \
+  "read the table from the server (mysql://...)"
+#define PG_ADVICE                                                                      \
+  "export the table with COPY ... TO or psql's \\copy, or read it from the server " \
+  "(postgresql://...)"
+#define MYSQLDUMP_WHY "the input is an SQL script written by mysqldump/mariadb-dump, not rows: " MY_ADVICE
+#define INSERTS_WHY "the input is an SQL script of INSERT statements, not rows: " MY_ADVICE
+#define PGDUMP_WHY                                                                    \
+  "the input is an SQL script written by pg_dump (its rows sit in COPY blocks among SQL " \
+  "statements), not rows: " PG_ADVICE
+/* what mysqldump writes before a table's CREATE TABLE */
+#define MY_HEAD                                                                          \
+  "-- MariaDB dump 10.19  Distrib 10.11.6-MariaDB, for debian-linux-gnu (x86_64)\n--\n" \
+  "-- Host: localhost    Database: shop\n\n"                                            \
+  "/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n"                 \
+  "/*!40103 SET TIME_ZONE='+00:00' */;\n\n--\n-- Table structure for table `t`\n--\n\n"  \
+  "DROP TABLE IF EXISTS `t`;\n"
+#define MY_CREATE                                                                  \
+  "/*!40101 SET @saved_cs_client     = @@character_set_client */;\n"               \
+  "CREATE TABLE `t` (\n  `id` int(11) NOT NULL,\n  `note` text DEFAULT 'a;b',\n" \
+  "  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n"
+#define MY_INSERT "LOCK TABLES `t` WRITE;\nINSERT INTO `t` VALUES (1,'x;\\'y'),(2,NULL);\nUNLOCK TABLES;\n"
 TEST(sql_scripts_refused) {
   CASE(HFG_INPUT_MYSQL, "-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)\n--\nx\n",
        "1!" MYSQLDUMP_WHY "{-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)}\n2:--\n3:x\n");
   CASE(HFG_INPUT_MYSQL, "/*M!999999\\- enable the sandbox mode */ \n-- MariaDB dump 10.19\n",
        "1!" MYSQLDUMP_WHY "{/*M!999999\\x5c- enable the sandbox mode */ }\n2:-- MariaDB dump 10.19\n");
-  CASE(HFG_INPUT_PG_TEXT, "--\n-- PostgreSQL database dump\n--\n",
-       "1!" PGDUMP_WHY "{--}\n2:-- PostgreSQL database dump\n3:--\n", o_.has_header = 0);
+  /* the whole script: INSERT statements */
+  CASE1(HFG_INPUT_MYSQL, MY_HEAD MY_CREATE MY_INSERT,
+       "1!the input is an SQL script of INSERT statements written by mysqldump/mariadb-dump "
+       "without --tab, not rows: " MY_ADVICE "{-- MariaDB dump 10.19  Distrib 10.11.6-MariaDB, "
+       "for debian-linux-gnu (x86_64)}\n");
+  /* --compact: no header comment, a conditional comment first (MySQL's) or the statements */
+  CASE1(HFG_INPUT_MYSQL, MY_CREATE MY_INSERT,
+       "1!" INSERTS_WHY "{/*!40101 SET @saved_cs_client     = @@character_set_client */;}\n");
+  CASE1(HFG_INPUT_MYSQL, "INSERT INTO t VALUES (1,'a;b');\nINSERT INTO t VALUES (2,'c');\n",
+       "1!" INSERTS_WHY "{INSERT INTO t VALUES (1,'a;b');}\n");
+  /* mysqldump --tab's TABLE.sql: the schema, its rows are the TABLE.txt beside it */
+  CASE1(HFG_INPUT_MYSQL, MY_HEAD MY_CREATE "-- Dump completed on 2024-07-11 12:00:00\n",
+       "1!the input is the schema of table `t` (CREATE TABLE, no rows), as mysqldump --tab "
+       "writes it into TABLE.sql: give the TABLE.txt beside it instead{-- MariaDB dump 10.19  "
+       "Distrib 10.11.6-MariaDB, for debian-linux-gnu (x86_64)}\n");
+  /* ... judged on the first 64 KiB, or the record limit: a CREATE TABLE whose end or INSERTs
+   * lie past it may be either */
+  CASE1(HFG_INPUT_MYSQL, MY_CREATE MY_INSERT,
+       "1!the input is an SQL script (CREATE TABLE `t` and more), not rows: if it is the "
+       "TABLE.sql of mysqldump --tab, give the TABLE.txt beside it; else " MY_ADVICE
+       "{/*!40101 SET @saved_cs_client     = @@character_set_client */;}\n",
+       o_.max_record_bytes = 120);
+  /* pg_dump's plain script, with its header or without (COPY blocks) */
+  CASE1(HFG_INPUT_PG_TEXT, "--\n-- PostgreSQL database dump\n--\n\\restrict abc\nSET x = 0;\n",
+       "1!the input is an SQL script written by pg_dump that holds no rows (a schema): " PG_ADVICE
+       "{--}\n");
+  CASE1(HFG_INPUT_PG_TEXT,
+       "SET statement_timeout = 0;\nSELECT pg_catalog.set_config('search_path', '', false);\n"
+       "COPY public.t (id, note) FROM stdin;\n1\ta;b\n\\.\n",
+       "1!the input is an SQL script (its rows sit in COPY blocks among SQL statements), not "
+       "rows: " PG_ADVICE "{SET statement_timeout = 0;}\n");
+  CASE1(HFG_INPUT_PG_TEXT, "--\n-- PostgreSQL database dump\n--\n\nCOPY t (id) FROM stdin;\n",
+       "1!" PGDUMP_WHY "{--}\n");
   CASE(HFG_INPUT_PG_TEXT, "PGDMP\x01\x0e\x00\x04\x08\x01\x01\x01\n",
        "1!the input is a pg_dump archive (pg_dump -Fc), not rows: export the table with COPY ... "
        "TO or psql's \\copy, or read it from the server (postgresql://...){PGDMP\\x01\\x0e\\x00\\x04\\x08\\x01\\x01\\x01}\n",
@@ -225,10 +285,29 @@ TEST(sql_scripts_refused) {
   CHECK(!strncmp(got, "OPEN ", 5) &&
         strstr(got, "case.txt line 1: malformed header: the input is an SQL script written by pg_dump"));
   free(got);
+  /* a TABLE.sql given by its name: the TABLE.txt is named */
+  path = t_tmp_path("test_record_dialect", "orders.sql");
+  REQUIRE((f = fopen(path, "wb")));
+  fputs(MY_CREATE, f);
+  fclose(f);
+  o = (hfg_input_options)HFG_INPUT_OPTIONS_INIT;
+  o.format = HFG_INPUT_MYSQL;
+  got = run(path, &o);
+  char want[512];
+  snprintf(want, sizeof want, "as mysqldump --tab writes it beside the rows: give %.*s.txt instead{",
+           (int)(strlen(path) - 4), path);
+  CHECK(strstr(got, want));
+  free(got);
   /* only at an input's start, and short inputs are judged whole */
   CASE(HFG_INPUT_MYSQL, "x\n-- MySQL dump\n", "1:x\n2:-- MySQL dump\n");
   CASE(HFG_INPUT_MYSQL, "--\n", "1:--\n");
   CASE(HFG_INPUT_MYSQL, "-- MySQL", "1:-- MySQL\n");
+  /* rows that start like SQL are rows: a comment alone, a keyword without the space and the
+   * word the tools write after it, a short statement that does not end on its line */
+  CASE(HFG_INPUT_MYSQL, "-- note\t1\n-- x\t2;\n", "1:-- note|1\n2:-- x|2;\n");
+  CASE(HFG_INPUT_MYSQL, "set\tx;\nCreate a thing; now\t2\n", "1:set|x;\n2:Create a thing; now|2\n");
+  CASE(HFG_INPUT_MYSQL, "SET up\tthe tent\nnext; one\tx\n", "1:SET up|the tent\n2:next; one|x\n");
+  CASE(HFG_INPUT_MYSQL, "SELECT 1;\tx\n", "1:SELECT 1;|x\n");
 }
 
 /* ---- pg-text ---- */
