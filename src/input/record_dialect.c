@@ -1,6 +1,7 @@
 /*
  * Dump dialects (contract in record_dialect.h; the rules and their sources in
- * format-specs/dump-dialects.md).
+ * format-specs/dump-dialects.md): the common part, pg-text and pg-csv; mysql
+ * is record_dialect_mysql.c.
  *
  * Each parser walks one record byte by byte, unescaping into `scratch`, which
  * is grown to the record's available bytes before anything is written, so
@@ -8,47 +9,17 @@
  * raw ones). Like the reader's CSV path, a parse that runs off the end of the
  * buffer returns MORE and is redone from the record's first byte after a
  * refill: nothing here keeps state across calls but the per-input line-end
- * kind and the end-of-data flag, which only change when a record is complete.
+ * kind and the end-of-data flag, which only change when a record is complete
+ * (and what hfg_dialect_start read about the input).
  * These formats are not the hot path (CSV/TSV stay in record_reader.c), so
  * clarity wins over SIMD here.
  */
-#include "input/record_dialect.h"
+#include "input/record_dialect_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "input/record_sql.h"
 #include "util/alloc.h"
-
-enum { EOL_UNKNOWN = 0, EOL_LF, EOL_CRLF };
-
-struct hfg_dialect {
-  hfg_input_format fmt;
-  /* mysql */
-  char *fterm, *lterm; /* FIELDS / LINES TERMINATED BY */
-  size_t fterm_len, lterm_len;
-  int encl;            /* ENCLOSED BY byte, -1 none; pg-csv: QUOTE */
-  int esc;             /* ESCAPED BY byte, -1 none; pg-csv: ESCAPE */
-  /* pg */
-  unsigned char delim;
-  /* NULL marker given by the user (else the format's own) */
-  char *null_s;
-  size_t null_len;
-  int user_null;
-  /* per input */
-  int eol;         /* line-end kind of the input, once a record was accepted */
-  int eol_seen;    /* the kind the last parse found (committed by hfg_dialect_accept) */
-  int ended;       /* saw the end-of-data marker \. */
-  int at_start;    /* no record of this input handed out yet */
-  int sniff;       /* look for an SQL script at an input's start (see hfg_dialect_new) */
-  size_t window;   /* bytes it judges a candidate on (HFG_SQL_WINDOW, or the record limit) */
-  const char *name; /* the open input's display name (borrowed from the reader) */
-  hfg_field *fields;
-  size_t nf, fcap;
-  char *scratch;
-  size_t scap;
-  char reason[640];
-};
 
 int hfg_dialect_handles(hfg_input_format f) {
   return f == HFG_INPUT_MYSQL || f == HFG_INPUT_PG_TEXT || f == HFG_INPUT_PG_CSV;
@@ -56,7 +27,7 @@ int hfg_dialect_handles(hfg_input_format f) {
 
 /* ---- small helpers ---- */
 
-static int add_field(hfg_dialect *d, const char *p, size_t len, int is_null) {
+int hfg_dl_add_field(hfg_dialect *d, const char *p, size_t len, int is_null) {
   if (d->nf == d->fcap) {
     size_t n = d->fcap ? d->fcap * 2 : 16;
     hfg_field *f = hfg_realloc(d->fields, n * sizeof *f);
@@ -80,7 +51,7 @@ static uint64_t count_lf(const char *p, const char *e) {
   return n;
 }
 
-static int record_done(hfg_dialect *d, const char *s, const char *raw_end, const char *next,
+int hfg_dl_record_done(hfg_dialect *d, const char *s, const char *raw_end, const char *next,
                        hfg_dialect_step *st) {
   st->fields = d->fields;
   st->nfields = d->nf;
@@ -92,9 +63,9 @@ static int record_done(hfg_dialect *d, const char *s, const char *raw_end, const
 }
 
 /* A reject whose raw bytes are [s, raw_end) and whose next record starts at next. */
-static int reject_span(hfg_dialect *d, const char *s, const char *raw_end, const char *next,
+int hfg_dl_reject_span(hfg_dialect *d, const char *s, const char *raw_end, const char *next,
                        hfg_dialect_step *st) {
-  record_done(d, s, raw_end, next, st);
+  hfg_dl_record_done(d, s, raw_end, next, st);
   d->nf = 0;
   st->nfields = 0;
   st->fields = d->fields;
@@ -104,7 +75,7 @@ static int reject_span(hfg_dialect *d, const char *s, const char *raw_end, const
 
 /* 1 when t[0..tlen) starts at p, 0 when it does not, -1 when [p, e) is a
  * proper prefix of it and more input may follow. */
-static int match_at(const char *p, const char *e, const char *t, size_t tlen, int eof) {
+int hfg_dl_match_at(const char *p, const char *e, const char *t, size_t tlen, int eof) {
   size_t have = (size_t)(e - p);
   if (have >= tlen) return memcmp(p, t, tlen) == 0;
   if (memcmp(p, t, have) != 0) return 0;
@@ -113,7 +84,7 @@ static int match_at(const char *p, const char *e, const char *t, size_t tlen, in
 
 /* A syntax error found at `at`: the reject runs to the end of at's line
  * (`term`, or LF), reading resumes after it. */
-static int reject_line(hfg_dialect *d, const char *s, const char *e, int eof, const char *at,
+int hfg_dl_reject_line(hfg_dialect *d, const char *s, const char *e, int eof, const char *at,
                        hfg_dialect_step *st) {
   const char *t = d->fmt == HFG_INPUT_MYSQL ? d->lterm : "\n";
   size_t tl = d->fmt == HFG_INPUT_MYSQL ? d->lterm_len : 1;
@@ -122,157 +93,30 @@ static int reject_line(hfg_dialect *d, const char *s, const char *e, int eof, co
     q = memchr(q, (unsigned char)t[0], (size_t)(e - q));
     if (!q) {
       if (!eof) return HFG_DIALECT_MORE;
-      return reject_span(d, s, e, e, st);
+      return hfg_dl_reject_span(d, s, e, e, st);
     }
-    int m = match_at(q, e, t, tl, eof);
+    int m = hfg_dl_match_at(q, e, t, tl, eof);
     if (m < 0) return HFG_DIALECT_MORE;
     if (m) break;
     q++;
   }
   const char *raw_end = q;
   if (d->fmt != HFG_INPUT_MYSQL && raw_end > s && raw_end[-1] == '\r') raw_end--;
-  return reject_span(d, s, raw_end, q + tl, st);
+  return hfg_dl_reject_span(d, s, raw_end, q + tl, st);
 }
 
 /* A reject that runs to the end of the input (an unterminated construct). */
-static int reject_rest(hfg_dialect *d, const char *s, const char *e, hfg_dialect_step *st) {
+int hfg_dl_reject_rest(hfg_dialect *d, const char *s, const char *e, hfg_dialect_step *st) {
   const char *raw_end = e;
   if (d->fmt != HFG_INPUT_MYSQL) {
     if (raw_end > s && raw_end[-1] == '\n') raw_end--;
     if (raw_end > s && raw_end[-1] == '\r') raw_end--;
   }
-  return reject_span(d, s, raw_end, e, st);
+  return hfg_dl_reject_span(d, s, raw_end, e, st);
 }
 
-static int raw_is_null(const hfg_dialect *d, const char *p, size_t len) {
+int hfg_dl_raw_is_null(const hfg_dialect *d, const char *p, size_t len) {
   return len == d->null_len && memcmp(p, d->null_s, len) == 0;
-}
-
-/* ---- mysql: SELECT ... INTO OUTFILE / LOAD DATA ---- */
-
-static char mysql_unescape(unsigned char c, int *found_null) {
-  switch (c) {
-    case 'n': return '\n';
-    case 't': return '\t';
-    case 'r': return '\r';
-    case 'b': return '\b';
-    case '0': return '\0';
-    case 'Z': return '\032';
-    case 'N': *found_null = 1; return 'N';
-    default: return (char)c;
-  }
-}
-
-/* Ends the field [f0, fe) raw, [out+fs, out+su) unescaped. */
-static int mysql_field(hfg_dialect *d, const char *f0, const char *fe, size_t fs, size_t su,
-                       int enclosed, int found_null) {
-  const char *v = d->scratch + fs;
-  size_t n = su - fs;
-  int is_null;
-  if (d->user_null)
-    is_null = !enclosed && raw_is_null(d, f0, (size_t)(fe - f0));
-  else
-    is_null = (n == 1 && found_null) ||
-              (!enclosed && (d->encl >= 0 || d->esc < 0) && n == 4 && memcmp(v, "NULL", 4) == 0);
-  return add_field(d, v, is_null ? 0 : n, is_null);
-}
-
-static int parse_mysql(hfg_dialect *d, const char *s, const char *e, int eof,
-                       hfg_dialect_step *st) {
-  char *out = d->scratch;
-  size_t su = 0;
-  const char *p = s;
-  const unsigned char ft0 = (unsigned char)d->fterm[0], lt0 = (unsigned char)d->lterm[0];
-  d->nf = 0;
-  for (;;) { /* at the first byte of a field */
-    const char *f0 = p;
-    size_t fs = su;
-    int enclosed = 0, found_null = 0;
-    if (p == e && !eof) return HFG_DIALECT_MORE;
-    if (p < e && d->encl >= 0 && (unsigned char)*p == d->encl) {
-      enclosed = 1;
-      p++;
-    }
-    for (;;) {
-      if (p == e) {
-        if (!eof) return HFG_DIALECT_MORE;
-        if (enclosed) {
-          snprintf(d->reason, sizeof d->reason, "field %zu: unterminated enclosed field",
-                   d->nf + 1);
-          return reject_rest(d, s, e, st);
-        }
-        if (mysql_field(d, f0, p, fs, su, 0, found_null)) return HFG_ENOMEM;
-        return record_done(d, s, e, e, st); /* the last line, without its terminator */
-      }
-      unsigned char c = (unsigned char)*p;
-      if (d->esc >= 0 && c == d->esc) {
-        if (p + 1 == e) {
-          if (!eof) return HFG_DIALECT_MORE;
-          snprintf(d->reason, sizeof d->reason,
-                   "field %zu: escape character '%c' at the end of the input", d->nf + 1, c);
-          return reject_rest(d, s, e, st);
-        }
-        unsigned char n = (unsigned char)p[1];
-        if (d->esc != d->encl || n == d->esc) {
-          out[su++] = mysql_unescape(n, &found_null);
-          p += 2;
-          continue;
-        }
-        /* escape == enclosure and not doubled: it is the enclosure byte */
-      }
-      if (enclosed) {
-        if (c == d->encl) {
-          const char *q = p + 1;
-          if (q == e && !eof) return HFG_DIALECT_MORE;
-          if (q < e && (unsigned char)*q == d->encl) { /* doubled */
-            out[su++] = (char)c;
-            p += 2;
-            continue;
-          }
-          if (q == e) { /* closing enclosure at the end of the input */
-            if (mysql_field(d, f0, q, fs, su, 1, found_null)) return HFG_ENOMEM;
-            return record_done(d, s, e, e, st);
-          }
-          int m = match_at(q, e, d->lterm, d->lterm_len, eof);
-          if (m < 0) return HFG_DIALECT_MORE;
-          if (m) {
-            if (mysql_field(d, f0, q, fs, su, 1, found_null)) return HFG_ENOMEM;
-            return record_done(d, s, q, q + d->lterm_len, st);
-          }
-          m = match_at(q, e, d->fterm, d->fterm_len, eof);
-          if (m < 0) return HFG_DIALECT_MORE;
-          if (m) {
-            if (mysql_field(d, f0, q, fs, su, 1, found_null)) return HFG_ENOMEM;
-            p = q + d->fterm_len;
-            break;
-          }
-          /* an enclosure byte inside the value: data (LOAD DATA's reading) */
-        }
-        out[su++] = (char)c;
-        p++;
-        continue;
-      }
-      if (c == lt0) {
-        int m = match_at(p, e, d->lterm, d->lterm_len, eof);
-        if (m < 0) return HFG_DIALECT_MORE;
-        if (m) {
-          if (mysql_field(d, f0, p, fs, su, 0, found_null)) return HFG_ENOMEM;
-          return record_done(d, s, p, p + d->lterm_len, st);
-        }
-      }
-      if (c == ft0) {
-        int m = match_at(p, e, d->fterm, d->fterm_len, eof);
-        if (m < 0) return HFG_DIALECT_MORE;
-        if (m) {
-          if (mysql_field(d, f0, p, fs, su, 0, found_null)) return HFG_ENOMEM;
-          p += d->fterm_len;
-          break;
-        }
-      }
-      out[su++] = (char)c;
-      p++;
-    }
-  }
 }
 
 /* ---- PostgreSQL: line ends and the end-of-data marker ---- */
@@ -339,8 +183,8 @@ static int reject_line_end(hfg_dialect *d, const char *s, const char *e, int eof
   char why[128];
   snprintf(why, sizeof why, "%.100s", d->reason);
   snprintf(d->reason, sizeof d->reason, "field %zu: %s", d->nf + 1, why);
-  if (*p == '\n') return reject_span(d, s, p > s && p[-1] == '\r' ? p - 1 : p, p + 1, st);
-  return reject_line(d, s, e, eof, p + 1, st);
+  if (*p == '\n') return hfg_dl_reject_span(d, s, p > s && p[-1] == '\r' ? p - 1 : p, p + 1, st);
+  return hfg_dl_reject_line(d, s, e, eof, p + 1, st);
 }
 
 /* ---- pg-text: COPY text format ---- */
@@ -354,8 +198,8 @@ static int hex_val(int c) {
 }
 
 static int pg_text_field(hfg_dialect *d, const char *f0, const char *fe, size_t fs, size_t su) {
-  int is_null = raw_is_null(d, f0, (size_t)(fe - f0));
-  return add_field(d, d->scratch + fs, is_null ? 0 : su - fs, is_null);
+  int is_null = hfg_dl_raw_is_null(d, f0, (size_t)(fe - f0));
+  return hfg_dl_add_field(d, d->scratch + fs, is_null ? 0 : su - fs, is_null);
 }
 
 static int parse_pg_text(hfg_dialect *d, const char *s, const char *e, int eof,
@@ -372,7 +216,7 @@ static int parse_pg_text(hfg_dialect *d, const char *s, const char *e, int eof,
       if (p == e) {
         if (!eof) return HFG_DIALECT_MORE;
         if (pg_text_field(d, f0, p, fs, su)) return HFG_ENOMEM;
-        return record_done(d, s, e, e, st);
+        return hfg_dl_record_done(d, s, e, e, st);
       }
       unsigned char c = (unsigned char)*p;
       if (c == delim) {
@@ -386,7 +230,7 @@ static int parse_pg_text(hfg_dialect *d, const char *s, const char *e, int eof,
         if (r < 0) return HFG_DIALECT_MORE;
         if (r == 0) return reject_line_end(d, s, e, eof, p, st);
         if (pg_text_field(d, f0, p, fs, su)) return HFG_ENOMEM;
-        return record_done(d, s, raw_end, next, st);
+        return hfg_dl_record_done(d, s, raw_end, next, st);
       }
       if (c != '\\') {
         out[su++] = (char)c;
@@ -397,7 +241,7 @@ static int parse_pg_text(hfg_dialect *d, const char *s, const char *e, int eof,
         if (!eof) return HFG_DIALECT_MORE;
         snprintf(d->reason, sizeof d->reason, "field %zu: backslash at the end of the input",
                  d->nf + 1);
-        return reject_rest(d, s, e, st);
+        return hfg_dl_reject_rest(d, s, e, st);
       }
       int n = (unsigned char)p[1];
       p += 2;
@@ -438,7 +282,7 @@ static int parse_pg_text(hfg_dialect *d, const char *s, const char *e, int eof,
         case '.':
           snprintf(d->reason, sizeof d->reason,
                    "field %zu: end-of-data marker \\. inside a line", d->nf + 1);
-          return reject_line(d, s, e, eof, p - 1, st);
+          return hfg_dl_reject_line(d, s, e, eof, p - 1, st);
         default: out[su++] = (char)n; break; /* \\, \<delimiter>, an escaped LF, ... */
       }
     }
@@ -483,7 +327,7 @@ static int parse_pg_csv(hfg_dialect *d, const char *s, const char *e, int eof,
               if (!eof) return HFG_DIALECT_MORE;
               snprintf(d->reason, sizeof d->reason, "field %zu: unterminated CSV quoted field",
                        d->nf + 1);
-              return reject_rest(d, s, e, st);
+              return hfg_dl_reject_rest(d, s, e, st);
             }
             unsigned char q = (unsigned char)*p;
             if (q == esc) {
@@ -505,9 +349,9 @@ static int parse_pg_csv(hfg_dialect *d, const char *s, const char *e, int eof,
           continue;
         }
       }
-      int is_null = !saw_quote && raw_is_null(d, f0, (size_t)(fe - f0));
-      if (add_field(d, out + fs, is_null ? 0 : su - fs, is_null)) return HFG_ENOMEM;
-      if (last) return record_done(d, s, raw_end, next, st);
+      int is_null = !saw_quote && hfg_dl_raw_is_null(d, f0, (size_t)(fe - f0));
+      if (hfg_dl_add_field(d, out + fs, is_null ? 0 : su - fs, is_null)) return HFG_ENOMEM;
+      if (last) return hfg_dl_record_done(d, s, raw_end, next, st);
       break; /* after a delimiter */
     }
   }
@@ -519,16 +363,16 @@ static void reset(hfg_dialect *d) {
   d->eol = d->eol_seen = EOL_UNKNOWN;
   d->ended = 0;
   d->at_start = d->sniff;
+  d->header_pending = d->has_header;
 }
 
 int hfg_dialect_start(hfg_dialect *d, const char *path, const char *name, size_t expected,
                       hfg_err *err) {
-  (void)path;
-  (void)expected;
-  (void)err;
   reset(d);
   d->name = name;
-  return 0;
+  hfg_sql_schema_free(d->schema);
+  d->schema = NULL;
+  return d->fmt == HFG_INPUT_MYSQL ? hfg_dl_mysql_start(d, path, name, expected, err) : 0;
 }
 
 void hfg_dialect_accept(hfg_dialect *d) { d->eol = d->eol_seen; }
@@ -556,14 +400,14 @@ int hfg_dialect_parse(hfg_dialect *d, const char *s, const char *e, int eof, hfg
       size_t n = have < d->window ? have : d->window;
       if (hfg_sql_script_why(s, n, eof && n == have, d->fmt, d->name, d->reason, sizeof d->reason)) {
         d->nf = 0;
-        int rc = reject_line(d, s, e, eof, s, st);
-        if (rc != HFG_DIALECT_MORE) d->at_start = 0;
+        int rc = hfg_dl_reject_line(d, s, e, eof, s, st);
+        if (rc != HFG_DIALECT_MORE) d->at_start = d->header_pending = 0;
         return rc;
       }
     }
   }
   int rc = parse_record(d, s, e, eof, st);
-  if (rc != HFG_DIALECT_MORE && rc != HFG_ENOMEM) d->at_start = 0;
+  if (rc != HFG_DIALECT_MORE && rc != HFG_ENOMEM) d->at_start = d->header_pending = 0;
   return rc;
 }
 
@@ -583,7 +427,7 @@ static int parse_record(hfg_dialect *d, const char *s, const char *e, int eof,
   }
   int rc;
   switch (d->fmt) {
-    case HFG_INPUT_MYSQL: rc = parse_mysql(d, s, e, eof, st); break;
+    case HFG_INPUT_MYSQL: rc = hfg_dl_parse_mysql(d, s, e, eof, st); break;
     case HFG_INPUT_PG_TEXT: rc = parse_pg_text(d, s, e, eof, st); break;
     default: rc = parse_pg_csv(d, s, e, eof, st); break;
   }
@@ -620,6 +464,7 @@ int hfg_dialect_new(const hfg_input_options *o, hfg_dialect **out, char *errmsg,
   hfg_dialect *d = hfg_calloc(1, sizeof *d);
   if (!d) return HFG_ENOMEM;
   d->fmt = o->format; /* at_start 0 until a reset: a database row is never an input's start */
+  d->has_header = o->has_header;
   /* The look at an input's start (record_sql.h) may ask for more input than
    * the first record holds; more than the record limit would make the reader
    * reject the record as overlong: no look below HFG_SQL_PEEK, and a window
@@ -690,6 +535,7 @@ void hfg_dialect_free(hfg_dialect *d) {
   hfg_free(d->null_s);
   hfg_free(d->fields);
   hfg_free(d->scratch);
+  hfg_sql_schema_free(d->schema);
   hfg_free(d);
 }
 

@@ -12,12 +12,17 @@
  *            starts with it is enclosed; inside, a doubled enclosure byte is
  *            one, and the enclosure ends only where a terminator follows it);
  *            ESCAPED BY byte (default '\'): escape + b n r t 0 Z stand for
- *            BS LF CR TAB NUL ^Z, escape + any other byte for that byte
- *            (escaped TAB, LF, terminators and the escape itself are data);
- *            a field that is exactly escape + 'N' is NULL, and so is an
- *            unenclosed NULL when ENCLOSED BY is set or ESCAPED BY is empty.
- *            When the escape byte equals the enclosure byte, only a doubled
- *            one is an escape (LOAD DATA's rule).
+ *            BS LF CR TAB NUL ^Z, escape + the escape, the enclosure or a
+ *            terminator's first byte for that byte (data); a field that is
+ *            exactly escape + 'N' is NULL, and so is an unenclosed NULL when
+ *            ENCLOSED BY is set or ESCAPED BY is empty. When the escape byte
+ *            equals the enclosure byte, only a doubled one is an escape (LOAD
+ *            DATA's rule). What the server never writes rejects the record:
+ *            escape + another byte, \N inside a value, a raw NUL beside
+ *            escapes in one field (a BIT value's bytes, written unescaped).
+ *            With mysqldump --tab's TABLE.sql beside the input (record_sql.h;
+ *            read by hfg_dialect_start), its BIT(n) columns are read as the
+ *            (n+7)/8 bytes they are.
  *   pg-text  COPY ... TO (text format): delimiter TAB (or one other byte);
  *            backslash + b f n r t v for the control characters, + 1-3 octal
  *            digits or x + 1-2 hex digits for that byte, + any other byte for
@@ -85,7 +90,10 @@ int hfg_dialect_new(const hfg_input_options *o, hfg_dialect **out, char *errmsg,
 
 /* The reader opened the next input, path (shown as name, borrowed until the
  * next start; expected: its field count, 0 unknown): forgets per-input state
- * (line-end kind, end-of-data seen). 0 or the error, set in err. */
+ * (line-end kind, end-of-data seen); mysql: reads the mysqldump --tab
+ * TABLE.sql beside path when there is one with BIT columns (not used for a
+ * header record). 0 or the error, set in err (that TABLE.sql unreadable, or
+ * its column count not expected). */
 int hfg_dialect_start(hfg_dialect *d, const char *path, const char *name, size_t expected,
                       hfg_err *err);
 

@@ -341,3 +341,220 @@ int hfg_sql_script_why(const char *s, size_t n, int complete, hfg_input_format f
              sc.my_sign ? " written by mysqldump/mariadb-dump" : "", MY_ADVICE);
   return 1;
 }
+
+/* ---- mysqldump --tab's TABLE.sql ---- */
+
+#define SCHEMA_MAX ((size_t)8 << 20) /* a --tab schema is small; a larger .sql is some other script */
+
+void hfg_sql_schema_free(hfg_sql_schema *s) {
+  if (!s) return;
+  for (size_t i = 0; s->names && i < s->ncols; i++) hfg_free(s->names[i]);
+  hfg_free(s->names);
+  hfg_free(s->bits);
+  hfg_free(s->not_null);
+  hfg_free(s->numeric);
+  hfg_free(s->table);
+  hfg_free(s->path);
+  hfg_free(s);
+}
+
+/* A `quoted` name at p (`` for one `) into a new string; *end after it. NULL: none or ENOMEM. */
+static char *unquote_name(const char *p, const char *e, const char **end) {
+  if (p >= e || *p != '`') return NULL;
+  const char *z = skip_quoted(p, e);
+  if (!z) return NULL;
+  char *out = hfg_malloc((size_t)(z - p));
+  if (!out) return NULL;
+  size_t k = 0;
+  for (const char *q = p + 1; q < z - 1; q++) {
+    out[k++] = *q;
+    if (*q == '`') q++; /* doubled */
+  }
+  out[k] = '\0';
+  *end = z;
+  return out;
+}
+
+/* 1 when the type at p is a number's (its value is written as digits, or as BIT's bytes). */
+static int number_type(const char *p, const char *e) {
+  static const char *const w[] = {"TINYINT", "SMALLINT", "MEDIUMINT", "INT",    "INTEGER",
+                                  "BIGINT",  "DECIMAL",  "NUMERIC",   "FLOAT",  "DOUBLE",
+                                  "REAL",    "YEAR",     "BOOL",      "BOOLEAN"};
+  for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+    if (kw_at(p, e, w[i])) return 1;
+  return 0;
+}
+
+/* "NOT NULL" among the words of [p, e) (outside quotes and parentheses' strings). */
+static int line_not_null(const char *p, const char *e) {
+  while (p < e) {
+    if (*p == '\'' || *p == '"' || *p == '`') {
+      if (!(p = skip_quoted(p, e))) return 0;
+      continue;
+    }
+    size_t k;
+    if (!is_word((unsigned char)p[-1]) && (k = kw_at(p, e, "NOT"))) {
+      const char *q = skip_spaces(p + k, e);
+      if (q > p + k && kw_at(q, e, "NULL")) return 1;
+    }
+    p++;
+  }
+  return 0;
+}
+
+/* The columns of the CREATE TABLE whose "(" line ends at body (one line per
+ * column, "  `name` type ...", as mysqldump writes them). 0 or HFG_ENOMEM. */
+static int read_columns(hfg_sql_schema *sc, const char *p, const char *e) {
+  size_t cap = 0;
+  while (p < e && has_prefix(p, e, "  `")) {
+    const char *nl = memchr(p, '\n', (size_t)(e - p));
+    const char *le = nl ? nl : e;
+    const char *q;
+    if (!skip_quoted(p + 2, le)) break; /* no closing ` on the line: not mysqldump's */
+    char *name = unquote_name(p + 2, le, &q);
+    if (!name) return HFG_ENOMEM;
+    if (sc->ncols == cap) {
+      size_t nc = cap ? cap * 2 : 16;
+      char **nn = hfg_realloc(sc->names, nc * sizeof *nn);
+      if (nn) sc->names = nn;
+      int *nb = nn ? hfg_realloc(sc->bits, nc * sizeof *nb) : NULL;
+      if (nb) sc->bits = nb;
+      int *nz = nb ? hfg_realloc(sc->not_null, nc * sizeof *nz) : NULL;
+      if (nz) sc->not_null = nz;
+      int *nm = nz ? hfg_realloc(sc->numeric, nc * sizeof *nm) : NULL;
+      if (!nm) {
+        hfg_free(name);
+        return HFG_ENOMEM;
+      }
+      sc->numeric = nm;
+      cap = nc;
+    }
+    size_t i = sc->ncols++;
+    sc->names[i] = name;
+    q = skip_spaces(q, le);
+    size_t k = kw_at(q, le, "BIT");
+    int bits = 0;
+    if (k) {
+      q += k;
+      bits = 1; /* BIT is BIT(1) */
+      if (q < le && *q == '(') {
+        bits = 0;
+        for (q++; q < le && isdigit((unsigned char)*q) && bits < 1000; q++) bits = bits * 10 + (*q - '0');
+        if (bits < 1) bits = 1;
+      }
+      sc->nbit++;
+    }
+    sc->bits[i] = bits;
+    sc->numeric[i] = bits || number_type(q, le);
+    sc->not_null[i] = line_not_null(q, le);
+    if (!nl) break;
+    p = nl + 1;
+  }
+  return 0;
+}
+
+/* The CREATE TABLE of table want in [s, s+n) (else the only one) into sc. 1
+ * found, 0 none, HFG_ENOMEM. */
+static int parse_schema(const char *s, size_t n, const char *want, hfg_sql_schema *sc) {
+  const char *e = s + n, *pick = NULL;
+  size_t found = 0;
+  for (const char *p = s; p < e;) { /* lines that start "CREATE TABLE `" */
+    size_t k = kw_at(p, e, "CREATE");
+    const char *q = k ? skip_spaces(p + k, e) : NULL;
+    if (q && (k = kw_at(q, e, "TABLE"))) {
+      q = skip_spaces(q + k, e);
+      const char *z;
+      char *name = unquote_name(q, e, &z);
+      if (name) {
+        found++;
+        if (!strcmp(name, want) || !pick) pick = p;
+        if (!strcmp(name, want)) want = ""; /* keep the first match */
+        hfg_free(name);
+      }
+    }
+    const char *nl = memchr(p, '\n', (size_t)(e - p));
+    if (!nl) break;
+    p = nl + 1;
+  }
+  if (!pick || (found > 1 && want[0])) return 0; /* several, none of them the table */
+  const char *q = skip_spaces(pick + kw_at(pick, e, "CREATE"), e);
+  q = skip_spaces(q + kw_at(q, e, "TABLE"), e);
+  const char *z;
+  if (!(sc->table = unquote_name(q, e, &z))) return HFG_ENOMEM;
+  const char *nl = memchr(z, '\n', (size_t)(e - z));
+  if (!nl) return 0;
+  return read_columns(sc, nl + 1, e) ? HFG_ENOMEM : 1;
+}
+
+static int regular_file(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int hfg_sql_tab_schema(const char *path, hfg_sql_schema **out, hfg_err *err) {
+  static const char *const zsuffix[] = {".gz", ".zst", ".bz2", ".xz"};
+  *out = NULL;
+  size_t n = strlen(path), z = 0;
+  for (size_t i = 0; i < sizeof zsuffix / sizeof *zsuffix; i++) {
+    size_t k = strlen(zsuffix[i]);
+    if (n > k && !strcasecmp(path + n - k, zsuffix[i])) z = k;
+  }
+  if (!strcmp(path, "-") || n - z <= 4 || strncasecmp(path + n - z - 4, ".txt", 4) != 0) return 0;
+  size_t base = n - z - 4;
+  char *sql = hfg_malloc(base + 4 + z + 1);
+  if (!sql) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  memcpy(sql, path, base);
+  memcpy(sql + base, ".sql", 5);
+  if (!regular_file(sql) && z) {
+    memcpy(sql + base + 4, path + n - z, z + 1);
+    if (!regular_file(sql)) sql[base + 4] = '\0';
+  }
+  if (!regular_file(sql)) {
+    hfg_free(sql);
+    return 0;
+  }
+  /* the table: the file name without its directory and .txt */
+  const char *slash = strrchr(sql, '/');
+  size_t t0 = slash ? (size_t)(slash + 1 - sql) : 0;
+  char table[256];
+  snprintf(table, sizeof table, "%.*s", (int)(base - t0 < 255 ? base - t0 : 255), sql + t0);
+  hfg_rin in;
+  memset(&in, 0, sizeof in);
+  int rc = hfg_rin_open(&in, sql, sql, err);
+  char *buf = NULL;
+  size_t len = 0, bcap = 0;
+  while (!rc) {
+    if (len == bcap) {
+      if (bcap >= SCHEMA_MAX) break; /* not a --tab schema */
+      size_t nc = bcap ? bcap * 2 : 65536;
+      char *nb = hfg_realloc(buf, nc);
+      if (!nb) {
+        rc = hfg_err_set(err, HFG_ENOMEM, "%s: out of memory", sql);
+        break;
+      }
+      buf = nb;
+      bcap = nc;
+    }
+    size_t got;
+    if ((rc = hfg_rin_read(&in, buf + len, bcap - len, &got, err)) || !got) break;
+    len += got;
+  }
+  hfg_rin_close(&in);
+  hfg_sql_schema *sc = NULL;
+  if (!rc && len < SCHEMA_MAX && (sc = hfg_calloc(1, sizeof *sc))) {
+    int prc = parse_schema(buf, len, table, sc);
+    if (prc == 1) {
+      sc->path = sql;
+      sql = NULL;
+      *out = sc;
+    } else {
+      if (prc) rc = hfg_err_set(err, HFG_ENOMEM, "%s: out of memory", sql);
+      hfg_sql_schema_free(sc);
+    }
+  } else if (!rc && len < SCHEMA_MAX) {
+    rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  }
+  hfg_free(buf);
+  hfg_free(sql);
+  return rc;
+}

@@ -45,4 +45,25 @@ int hfg_sql_candidate(const char *s, size_t n);
 int hfg_sql_script_why(const char *s, size_t n, int complete, hfg_input_format fmt,
                        const char *name, char *why, size_t cap);
 
+/* The columns of mysqldump --tab's CREATE TABLE, in table order. */
+typedef struct hfg_sql_schema {
+  char *path;      /* the TABLE.sql read */
+  char *table;     /* its table */
+  size_t ncols;
+  char **names;    /* ncols column names */
+  int *bits;       /* per column: n of BIT(n), 0 for any other type */
+  int *not_null;   /* per column: declared NOT NULL */
+  int *numeric;    /* per column: a number type (INT, DECIMAL, FLOAT, ..., BIT, YEAR), which
+                      OPTIONALLY ENCLOSED BY leaves unenclosed and ENCLOSED BY encloses */
+  size_t nbit;     /* columns that are BIT */
+} hfg_sql_schema;
+
+/* For an input path D/T.txt (also T.txt.gz and the other compressed
+ * suffixes): reads D/T.sql (or D/T.sql.gz ...) when it exists and holds a
+ * CREATE TABLE (the one of table T, or its only one). *out NULL when there
+ * is none; 0, HFG_ENOMEM, or the error of reading a T.sql that exists. */
+int hfg_sql_tab_schema(const char *path, hfg_sql_schema **out, hfg_err *err);
+
+void hfg_sql_schema_free(hfg_sql_schema *s);
+
 #endif

@@ -132,10 +132,34 @@ TEST(mysql_defaults) {
    * two bytes \N; an empty field is the empty string */
   CASE(HFG_INPUT_MYSQL, "1\tab\\\tc\td\\\ne\t\\N\t\\\\N\t\n2\tx\t\t\t\t\n",
        "1:1|ab\\tc|d\\ne|~|\\x5cN|\n3:2|x||||\n");
-  /* the LOAD DATA letters, and any other escaped byte for itself */
-  CASE(HFG_INPUT_MYSQL, "\\0\\b\\n\\r\\t\\Z\\\\\\q\\'\n", "1:\\x00\\x08\\n\\r\\t\\x1a\\x5cq'\n");
-  /* \N inside a longer value is just N */
-  CASE(HFG_INPUT_MYSQL, "x\\Ny\t\\N\\N\n", "1:xNy|NN\n");
+  /* the LOAD DATA letters */
+  CASE(HFG_INPUT_MYSQL, "\\0\\b\\n\\r\\t\\Z\\\\\n", "1:\\x00\\x08\\n\\r\\t\\x1a\\x5c\n");
+}
+
+/* Bytes the server's writer never writes reject the record (LOAD DATA reads them: an escaped
+ * other byte as itself, \N inside a value as N): what BIT columns, which it writes unescaped,
+ * leave in a dump (a BIT(16) 0x5c71 is \q, a BIT(64) 0x...5c4e is ...\N). */
+#define FIX                                                                                    \
+  "bytes the server wrote unescaped, as MySQL and MariaDB write BIT columns? Export such a "   \
+  "column as col+0 or HEX(col), dump with mysqldump --tab (whose TABLE.sql beside TABLE.txt " \
+  "names the BIT columns: read as their bytes), or read the table from the server "            \
+  "(mysql://...)"
+TEST(mysql_unescaped_bytes_rejected) {
+  CASE(HFG_INPUT_MYSQL, "1\tok\\q\n2\tx\n", "1!field 2: \\q is no escape sequence MySQL writes: " FIX "{1\\tok\\x5cq}\n2:2|x\n");
+  CASE(HFG_INPUT_MYSQL, "1\t\\'\n", "1!field 2: \\' is no escape sequence MySQL writes: " FIX "{1\\t\\x5c'}\n");
+  CASE(HFG_INPUT_MYSQL, "1\t\\\x01\n", "1!field 2: \\ + byte 0x01 is no escape sequence MySQL writes: " FIX "{1\\t\\x5c\\x01}\n");
+  /* \N is a NULL only as the whole field */
+  CASE(HFG_INPUT_MYSQL, "x\\Ny\t\\N\n\\N\\N\n", "1!field 1: \\N inside a value (MySQL writes it only for a NULL, as the whole field): " FIX "{x\\x5cNy\\t\\x5cN}\n2!field 1: \\N inside a value (MySQL writes it only for a NULL, as the whole field): " FIX "{\\x5cN\\x5cN}\n");
+  /* a raw NUL is written only where nothing is escaped (a BIT value): not beside an escape */
+  CASE(HFG_INPUT_MYSQL, "\0\0\\\t\0\n1\t\\0\0\n2\t\0\t\\0\n",
+       "1!field 1: a raw NUL byte and escape sequences in one value (MySQL writes NUL as \\0 in the values it escapes): " FIX "{\\x00\\x00\\x5c\\t\\x00}\n"
+       "2!field 2: a raw NUL byte and escape sequences in one value (MySQL writes NUL as \\0 in the values it escapes): " FIX "{1\\t\\x5c0\\x00}\n"
+       "3:2|\\x00|\\x00\n");
+  /* what the writer does escape is data: the escape, \0, the terminators' first bytes, the
+   * enclosure, and a multi-byte character set's lead byte before another escape (big5) */
+  CASE(HFG_INPUT_MYSQL, "a\\|b\\\"c\\\nd\\\xa4\\\\|\\N|\n", "1:a\\x7cb\"c\\nd\\xa4\\x5c|~|\n",
+       o_.fields_terminated_by = "|", o_.fields_enclosed_by = "\"");
+  CASE(HFG_INPUT_MYSQL, "\\\xa4x\n", "1!field 1: \\ + byte 0xa4 is no escape sequence MySQL writes: " FIX "{\\x5c\\xa4x}\n");
   /* a CR is data (lines end at LF only); the last line may lack its LF */
   CASE(HFG_INPUT_MYSQL, "a\r\tb\r\nc\td", "1:a\\r|b\\r\n2:c|d\n");
   /* blank lines are records (a one-column table's empty strings) */
@@ -175,6 +199,71 @@ TEST(mysql_enclosed_and_terminators) {
        o_.fields_enclosed_by = "\"", o_.fields_escaped_by = "\"");
   /* --null-string replaces the format's own markers */
   CASE(HFG_INPUT_MYSQL, "\\N\t\tnil\n", "1:N||~\n", o_.null_string = "nil");
+}
+
+/* mysqldump --tab's TABLE.sql beside TABLE.txt names the BIT columns, which the server writes
+ * unescaped: they are read as their (n+7)/8 bytes, whatever those are (escape, TAB, LF, NUL),
+ * enclosed or not; \N is NULL in a nullable one (a BIT(9..16) 0x5c4e reads as NULL: the
+ * dump cannot tell), the value in a NOT NULL one. */
+static void write_schema(const char *cols) {
+  FILE *f = fopen(t_tmp_path("test_record_dialect", "case.sql"), "wb");
+  REQUIRE(f);
+  fprintf(f, "-- MariaDB dump 10.19\n\nDROP TABLE IF EXISTS `case`;\nCREATE TABLE `case` (\n%s"
+             "  PRIMARY KEY (`id`)\n) ENGINE=InnoDB;\n", cols);
+  fclose(f);
+}
+TEST(mysql_tab_schema_bit_columns) {
+  write_schema("  `id` int(11) NOT NULL,\n  `b8` bit(8) DEFAULT NULL,\n  `b16` bit(16) DEFAULT NULL,\n"
+               "  `nn` bit(16) NOT NULL DEFAULT b'0' COMMENT 'it''s NOT NULL',\n  `t` text DEFAULT 'NOT NULL',\n");
+  CASE(HFG_INPUT_MYSQL,
+       "1\t\\\t\\N\t\\N\tx\n"                    /* b8 0x5c; b16 NULL; nn 0x5c4e */
+       "2\t\t\t\t\n\t\0\\\ta\\\tb\n"            /* b8 TAB, b16 TAB LF, nn NUL 0x5c; t escaped */
+       "3\t\\N\t\\\\\t\\0\t\\N\n"                /* b16 0x5c5c, nn 0x5c30: not unescaped */
+       "4\tab\t\\N\t\\N\tx\n"                    /* b8 two bytes: a reject */
+       "5\t\x01\t\x02\x03\t\x04\x05\t\\N",       /* the last line, without LF */
+       "1:1|\\x5c|~|\\x5cN|x\n"
+       "2:2|\\t|\\t\\n|\\x00\\x5c|a\\tb\n"
+       "4:3|~|\\x5c\\x5c|\\x5c0|~\n"
+       "5!field 2: BIT(8) column b8: no field or line terminator after its 1 byte (the server "
+       "writes BIT values unescaped, as their bytes){4\\tab\\t\\x5cN\\t\\x5cN\\tx}\n"
+       "6:5|\\x01|\\x02\\x03|\\x04\\x05|~\n");
+  /* a header line is no row: its names are not BIT bytes */
+  CASE(HFG_INPUT_MYSQL, "id\tb8\tb16\tnn\tt\n1\t\\\t\\N\t\\N\tx\n",
+       "H:id,b8,b16,nn,t\n2:1|\\x5c|~|\\x5cN|x\n", o_.has_header = 1);
+  /* FIELDS ENCLOSED BY: every field is enclosed, BIT ones too, but for NULL; OPTIONALLY: not them */
+  CASE(HFG_INPUT_MYSQL, "\"1\",\"\\\",\\N,\"\"\\\",\"x\"\n1,\",\\N,,\\,\"y\"\n",
+       "1:1|\\x5c|~|\"\\x5c|x\n2:1|\"|~|,\\x5c|y\n",
+       o_.fields_terminated_by = ",", o_.fields_enclosed_by = "\"");
+  /* a value that reads both ways takes the way a number field of the record was written
+   * (ENCLOSED BY encloses numbers, OPTIONALLY does not); without one it is refused */
+  write_schema("  `id` int(11) NOT NULL,\n  `b8` bit(8) DEFAULT NULL,\n  `t` text,\n");
+  CASE(HFG_INPUT_MYSQL, "\"1\",\",\",\"x\"\n1,\",\",x\"\n", "1:1|,|x\n2:1|\"|,x\n",
+       o_.fields_terminated_by = ",", o_.fields_enclosed_by = "\"");
+  write_schema("  `b8` bit(8) DEFAULT NULL,\n  `t` text,\n  `id` int(11) NOT NULL,\n");
+  CASE(HFG_INPUT_MYSQL, "\",\",x,1\n",
+       "1!field 1: BIT(8) column b8: its 1 byte (the server writes BIT values unescaped, as their "
+       "bytes) may be enclosed or not here; export it as col+0 or HEX(col){\",\",x,1}\n",
+       o_.fields_terminated_by = ",", o_.fields_enclosed_by = "\"");
+  /* its columns are the rows' places: a count that differs is refused */
+  const char *path = case_path();
+  FILE *f = fopen(path, "wb");
+  REQUIRE(f);
+  fputs("1\t2\n", f);
+  fclose(f);
+  hfg_input_options o = HFG_INPUT_OPTIONS_INIT;
+  o.format = HFG_INPUT_MYSQL;
+  o.ncolumn_names = 2;
+  o.column_names = (const char *const[]){"id", "x"};
+  char *got = run(path, &o);
+  CHECK(strstr(got, "FATAL ") && strstr(got, "case.txt: table case of ") &&
+        strstr(got, "case.sql beside it (mysqldump --tab's schema) has 3 columns, the rows are read as 2"));
+  free(got);
+  /* without BIT columns the schema changes nothing: the unescaped-bytes checks hold */
+  write_schema("  `id` int(11) NOT NULL,\n  `b` varbinary(8) DEFAULT NULL,\n");
+  CASE(HFG_INPUT_MYSQL, "1\t\\\\N\n2\t\\N\\N\n",
+       "1:1|\\x5cN\n2!field 2: \\N inside a value (MySQL writes it only for a NULL, as the whole "
+       "field): " FIX "{2\\t\\x5cN\\x5cN}\n");
+  remove(t_tmp_path("test_record_dialect", "case.sql"));
 }
 
 TEST(mysql_bad_options) {
