@@ -60,6 +60,11 @@ const char *hfg_scheme_template(const hfg_scheme *s);
 /* Number of record columns the scheme was compiled against, and their names. */
 size_t hfg_scheme_column_count(const hfg_scheme *s);
 const char *hfg_scheme_column_name(const hfg_scheme *s, size_t i);
+/* How a template writes the column `name`: bare when it is an identifier
+ * ([A-Za-z_][A-Za-z0-9_.-]*), else in double quotes with '"' doubled
+ * ("Order Id"). Writes to buf (cap bytes, NUL-terminated, cut when longer);
+ * returns buf. */
+const char *hfg_scheme_quote_name(const char *name, char *buf, size_t cap);
 /* Index of a column by name, or -1. */
 long hfg_scheme_column_index(const hfg_scheme *s, const char *name);
 /* 1 when column i is referenced by the template. */

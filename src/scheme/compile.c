@@ -5,7 +5,8 @@
  *
  *   template := ( literal | '{' expr [ ':' ['0'] width ] '}' )*
  *   expr     := term [ '%' integer ]
- *   term     := column | '`' any '`' | integer | 'string' | name '(' expr {',' expr} ')'
+ *   term     := column | integer | 'string' | name '(' expr {',' expr} ')'
+ *   column   := name | '"' any '"' | '`' any '`'   (the quote doubled inside: names.c)
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -60,15 +61,18 @@ typedef struct parser {
   size_t i;
   int discover; /* columns come from the template */
   hfg_buf nodes, parts, pool, cols; /* cols: char* array */
+  hfg_buf qname;                    /* the current quoted name */
   char *em;
   size_t el;
   int rc;
+  size_t err_at;                    /* template offset of the first error */
 } parser;
 
 static int perr(parser *p, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int perr(parser *p, size_t pos, const char *fmt, ...) {
   if (p->rc) return p->rc;
   p->rc = HFG_EPARSE;
+  p->err_at = pos;
   if (p->em && p->el) {
     char msg[640];
     va_list ap;
@@ -155,9 +159,6 @@ static int32_t find_or_add_col(parser *p, const char *name, size_t n, size_t pos
 
 static int32_t parse_expr(parser *p, int depth);
 
-static int is_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
-static int is_ident(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-'; }
-
 static int32_t parse_term(parser *p, int depth) {
   skip_ws(p);
   size_t pos = p->i;
@@ -202,21 +203,26 @@ static int32_t parse_term(parser *p, int depth) {
   }
   const char *name;
   size_t nlen;
-  if (c == '`') {
-    name = p->t + pos + 1;
-    const char *end = strchr(name, '`');
-    if (!end) return perr(p, pos, "unterminated `column name`"), -1;
-    nlen = (size_t)(end - name);
-    p->i = (size_t)(end - p->t) + 1;
-    int32_t col = find_or_add_col(p, name, nlen, pos);
+  if (c == '"' || c == '`') { /* a quoted column name */
+    size_t end = 0;
+    int qr = scheme_read_quoted(p->t, pos, &p->qname, &end);
+    if (qr == HFG_ENOMEM) return nomem(p), -1;
+    if (qr)
+      return perr(p, pos, c == '"' ? "unterminated \"column name\" (a \" inside is written \"\")"
+                                   : "unterminated `column name` (a ` inside is written ``)"), -1;
+    p->i = end;
+    int32_t col = find_or_add_col(p, (const char *)p->qname.p, p->qname.len, pos);
     if (col < 0) return -1;
     int32_t n = new_node(p, N_COL, pos);
     if (n >= 0) node_at(p, n)->col = col;
     return n;
   }
-  if (!is_ident_start(c)) return perr(p, pos, "expected a column, function, number or 'string'"), -1;
+  if (!scheme_ident_start(c))
+    return perr(p, pos, "expected a column, function, number or 'string' (a column name with "
+                "other characters than letters, digits, _ . - is written in double quotes: "
+                "{\"Order Id\"})"), -1;
   name = p->t + pos;
-  while (is_ident(p->t[p->i])) p->i++;
+  while (scheme_ident_char(p->t[p->i])) p->i++;
   nlen = p->i - pos;
   size_t after = p->i;
   skip_ws(p);
@@ -410,6 +416,62 @@ static void part_init(spart *sp, size_t pos) {
   sp->time_fmt_node = -1;
 }
 
+/* One '{' expr [':' width] '}' part, its '{' at pos. */
+static int parse_part(parser *p, size_t pos) {
+  const char *t = p->t;
+  p->i++;
+  spart sp;
+  part_init(&sp, pos);
+  sp.root = parse_expr(p, 0);
+  if (sp.root < 0) return p->rc;
+  sp.expr_end = (uint32_t)p->i;
+  skip_ws(p);
+  size_t pad_pos = p->i;
+  if (t[p->i] == ':') {
+    p->i++;
+    skip_ws(p);
+    int w = 0;
+    size_t wpos = p->i; /* errors about the width point at it, not at the part's '{' */
+    if (!isdigit((unsigned char)t[p->i])) return perr(p, p->i, "expected a width after ':' (e.g. :02)");
+    while (isdigit((unsigned char)t[p->i])) {
+      w = w * 10 + (t[p->i++] - '0');
+      if (w > 64) return perr(p, wpos, "pad width above 64");
+    }
+    skip_ws(p);
+    if (t[p->i] != '}')
+      return perr(p, p->i, "expected '}' after the pad width (':0N' pads with zeros to N "
+                           "characters, e.g. :02)");
+    if (w == 0) return perr(p, wpos, "pad width must be at least 1");
+    sp.pad = w;
+  }
+  if (t[p->i] != '}') return perr(p, p->i, "expected '}'");
+  p->i++;
+  sp.end = (uint32_t)p->i;
+  const snode *r = node_at(p, sp.root);
+  if (sp.pad && binary_value(r))
+    return perr(p, pad_pos, "%s(...) makes %s, not text: a ':0%d' pad would put '0' "
+                "characters in front of it (pads are for digits and text)", FNS[r->fn].name,
+                binary_value(r), sp.pad);
+  if (r->kind == N_CALL && r->fn == F_PHOENIX_SALT && r->nargs == 1) sp.salt_rest = 1;
+  if (add_part(p, &sp)) return p->rc;
+  return 0;
+}
+
+/* A part that failed to compile may spell, bare, a column name that must be
+ * quoted: say what to write (names.c), in place of the columns list. */
+static int part_advice(parser *p, size_t pos) {
+  char advice[1024];
+  if (p->rc != HFG_EPARSE || !p->em || !p->el ||
+      !scheme_quote_advice(p->t, pos, p->err_at, (const char *const *)p->cols.p,
+                           p->cols.len / sizeof(char *), !p->discover, advice, sizeof advice))
+    return p->rc;
+  char *cut = strstr(p->em, "; ");
+  if (cut) *cut = '\0';
+  size_t n = strlen(p->em);
+  snprintf(p->em + n, p->el - n, "; %s", advice);
+  return p->rc;
+}
+
 static int parse_template(parser *p) {
   const char *t = p->t;
   spart lit;
@@ -422,41 +484,8 @@ static int parse_template(parser *p) {
         if (add_part(p, &lit)) return p->rc;
         in_lit = 0;
       }
-      size_t pos = p->i++;
-      spart sp;
-      part_init(&sp, pos);
-      sp.root = parse_expr(p, 0);
-      if (sp.root < 0) return p->rc;
-      sp.expr_end = (uint32_t)p->i;
-      skip_ws(p);
-      size_t pad_pos = p->i;
-      if (t[p->i] == ':') {
-        p->i++;
-        skip_ws(p);
-        int w = 0;
-        size_t wpos = p->i; /* errors about the width point at it, not at the part's '{' */
-        if (!isdigit((unsigned char)t[p->i])) return perr(p, p->i, "expected a width after ':' (e.g. :02)");
-        while (isdigit((unsigned char)t[p->i])) {
-          w = w * 10 + (t[p->i++] - '0');
-          if (w > 64) return perr(p, wpos, "pad width above 64");
-        }
-        skip_ws(p);
-        if (t[p->i] != '}')
-          return perr(p, p->i, "expected '}' after the pad width (':0N' pads with zeros to N "
-                               "characters, e.g. :02)");
-        if (w == 0) return perr(p, wpos, "pad width must be at least 1");
-        sp.pad = w;
-      }
-      if (t[p->i] != '}') return perr(p, p->i, "expected '}'");
-      p->i++;
-      sp.end = (uint32_t)p->i;
-      const snode *r = node_at(p, sp.root);
-      if (sp.pad && binary_value(r))
-        return perr(p, pad_pos, "%s(...) makes %s, not text: a ':0%d' pad would put '0' "
-                    "characters in front of it (pads are for digits and text)", FNS[r->fn].name,
-                    binary_value(r), sp.pad);
-      if (r->kind == N_CALL && r->fn == F_PHOENIX_SALT && r->nargs == 1) sp.salt_rest = 1;
-      if (add_part(p, &sp)) return p->rc;
+      size_t pos = p->i;
+      if (parse_part(p, pos)) return part_advice(p, pos);
       continue;
     }
     if (c == '}' && t[p->i + 1] != '}') return perr(p, p->i, "unmatched '}' (write }} for a literal brace)");
@@ -479,108 +508,6 @@ static int parse_template(parser *p) {
   if (in_lit && add_part(p, &lit)) return p->rc;
   if (p->parts.len == 0) return perr(p, 0, "empty template");
   return check_calls(p);
-}
-
-/* ---- presets ---- */
-
-static const char *const PRESETS[] = {
-    "salt:COL:N                  = {COL % N}|{COL}   (zero-padded when N > 10)",
-    "salt-pad:COL:N              = {COL % N :0W}|{COL}   (W = digits of N-1)",
-    "salt-reverse:COL:N          = {COL % N}|{reverse(COL)}",
-    "hash-prefix:HASH:COL:K      = {hex(HASH(COL), K)}|{COL}   (HASH: crc32 md5 murmur3 xxhash64)",
-    "bucket-range:COL:N:TS:ID    = {murmur3(COL) % N :0W}_{TS}_{ID}",
-    "time-bucket:TS:COL:N        = {day(TS)}_{murmur3(COL) % N}_{TS}_{COL}",
-    NULL};
-
-const char *const *hfg_scheme_presets(void) { return PRESETS; }
-
-static int parse_count(const char *s, uint64_t *out) {
-  if (!*s) return -1;
-  uint64_t v = 0;
-  for (; *s; s++) {
-    if (!isdigit((unsigned char)*s)) return -1;
-    v = v * 10 + (uint64_t)(*s - '0');
-    if (v > 1000000000u) return -1;
-  }
-  if (v < 1) return -1;
-  *out = v;
-  return 0;
-}
-
-/* Expands a preset into out; 1 when tmpl is not a preset, 0 done, <0 error. */
-static int expand_preset(const char *tmpl, char *out, size_t cap, char *em, size_t el) {
-  if (strchr(tmpl, '{')) return 1;
-  const char *colon = strchr(tmpl, ':');
-  if (!colon) return 1;
-  char buf[512];
-  if (strlen(tmpl) >= sizeof buf) return 1;
-  strcpy(buf, tmpl);
-  char *a[6];
-  int na = 0;
-  for (char *s = buf; na < 6;) {
-    a[na++] = s;
-    char *c = strchr(s, ':');
-    if (!c) break;
-    *c = '\0';
-    s = c + 1;
-  }
-  static const char *const names[] = {"salt", "salt-pad", "salt-reverse", "hash-prefix",
-                                      "bucket-range", "time-bucket"};
-  static const int nargs[] = {3, 3, 3, 4, 5, 4};
-  int k = -1;
-  for (int i = 0; i < 6; i++)
-    if (!strcmp(a[0], names[i])) k = i;
-  if (k < 0) return 1;
-  if (na != nargs[k])
-    return scheme_errf(em, el, HFG_EPARSE, "preset %s takes %d arguments (%s)", names[k], nargs[k] - 1,
-                       PRESETS[k]);
-  uint64_t n = 0;
-  int w, r;
-  switch (k) {
-    case 0:
-    case 1:
-    case 2:
-      if (parse_count(a[2], &n)) goto bad_n;
-      w = scheme_digits(n - 1);
-      if (k == 0 && n > 10)
-        r = snprintf(out, cap, "{%s %% %llu :0%d}|{%s}", a[1], (unsigned long long)n, w, a[1]);
-      else if (k == 1)
-        r = snprintf(out, cap, "{%s %% %llu :0%d}|{%s}", a[1], (unsigned long long)n, w, a[1]);
-      else if (k == 0)
-        r = snprintf(out, cap, "{%s %% %llu}|{%s}", a[1], (unsigned long long)n, a[1]);
-      else if (n > 10)
-        r = snprintf(out, cap, "{%s %% %llu :0%d}|{reverse(%s)}", a[1], (unsigned long long)n, w, a[1]);
-      else
-        r = snprintf(out, cap, "{%s %% %llu}|{reverse(%s)}", a[1], (unsigned long long)n, a[1]);
-      break;
-    case 3:
-      if (strcmp(a[1], "crc32") && strcmp(a[1], "md5") && strcmp(a[1], "murmur3") &&
-          strcmp(a[1], "xxhash64"))
-        return scheme_errf(em, el, HFG_EPARSE, "preset hash-prefix: unknown hash '%s' (crc32, md5, murmur3, xxhash64)", a[1]);
-      if (parse_count(a[3], &n)) goto bad_n;
-      r = snprintf(out, cap, "{hex(%s(%s), %llu)}|{%s}", a[1], a[2], (unsigned long long)n, a[2]);
-      break;
-    case 4:
-      if (parse_count(a[2], &n)) goto bad_n;
-      w = scheme_digits(n - 1);
-      r = snprintf(out, cap, "{murmur3(%s) %% %llu :0%d}_{%s}_{%s}", a[1], (unsigned long long)n, w,
-                   a[3], a[4]);
-      break;
-    default:
-      if (parse_count(a[3], &n)) goto bad_n;
-      if (n > 10)
-        r = snprintf(out, cap, "{day(%s)}_{murmur3(%s) %% %llu :0%d}_{%s}_{%s}", a[1], a[2],
-                     (unsigned long long)n, scheme_digits(n - 1), a[1], a[2]);
-      else
-        r = snprintf(out, cap, "{day(%s)}_{murmur3(%s) %% %llu}_{%s}_{%s}", a[1], a[2],
-                     (unsigned long long)n, a[1], a[2]);
-      break;
-  }
-  if (r < 0 || (size_t)r >= cap) return scheme_errf(em, el, HFG_EPARSE, "preset too long");
-  return 0;
-bad_n:
-  return scheme_errf(em, el, HFG_EPARSE, "preset %s: bad count in '%s' (%s)", names[k], tmpl,
-                     PRESETS[k]);
 }
 
 /* ---- lifecycle ---- */
@@ -638,7 +565,7 @@ int hfg_scheme_compile(const char *tmpl, const char *const *columns, size_t ncol
   if (!tmpl || (!columns && ncolumns))
     return scheme_errf(errmsg, errlen, HFG_EINVAL, "no template");
   char expanded[1024];
-  int pr = expand_preset(tmpl, expanded, sizeof expanded, errmsg, errlen);
+  int pr = scheme_expand_preset(tmpl, expanded, sizeof expanded, errmsg, errlen);
   if (pr < 0) return pr;
   const char *src = pr == 0 ? expanded : tmpl;
 
@@ -658,6 +585,7 @@ int hfg_scheme_compile(const char *tmpl, const char *const *columns, size_t ncol
   /* the string pool is never NULL: an empty string ('') is an offset into it too */
   if (!p.rc && hfg_buf_reserve(&p.pool, 1)) nomem(&p);
   if (!p.rc) parse_template(&p);
+  hfg_buf_free(&p.qname);
   if (p.rc && pr == 0 && p.rc != HFG_ENOMEM && errmsg && errlen) {
     /* positions count in the expansion: show it */
     char inner[640];

@@ -11,6 +11,7 @@
 
 #include "hfilegen/keyparse.h"
 #include "scheme/keyparse_internal.h"
+#include "scheme/scheme_internal.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/coding.h"
@@ -23,15 +24,18 @@ typedef struct kparser {
   const char *t;
   size_t i;
   hfg_buf els, pool, names; /* kelem, bytes, char* */
+  hfg_buf qname;            /* the current quoted name */
   char *em;
   size_t el;
   int rc;
+  size_t err_at; /* pattern offset of the first error */
 } kparser;
 
 static int kerr(kparser *p, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int kerr(kparser *p, size_t pos, const char *fmt, ...) {
   if (p->rc) return p->rc;
   p->rc = HFG_EPARSE;
+  p->err_at = pos;
   if (p->em && p->el) {
     char msg[512];
     va_list ap;
@@ -96,9 +100,6 @@ static int literal_byte(kparser *p, uint8_t *b) {
   }
   return kerr(p, at, "bad escape (use \\\\, \\', \\{, \\} or \\xNN)");
 }
-
-static int is_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
-static int is_ident(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-'; }
 
 static int add_name(kparser *p, const char *name, size_t n, size_t pos, int32_t *field) {
   for (size_t k = 0; k < nnames(p); k++)
@@ -173,17 +174,19 @@ static int parse_field(kparser *p) {
   size_t at = p->i;
   const char *name = p->t + at;
   size_t n;
-  if (p->t[at] == '`') {
-    name = p->t + at + 1;
-    const char *end = strchr(name, '`');
-    if (!end) return kerr(p, at, "unterminated `field name`");
-    n = (size_t)(end - name);
-    if (n == 0) return kerr(p, at, "empty `field name`");
-    p->i = (size_t)(end - p->t) + 1;
+  if (p->t[at] == '"' || p->t[at] == '`') { /* quoted as in templates (names.c) */
+    size_t end = 0;
+    int qr = scheme_read_quoted(p->t, at, &p->qname, &end);
+    if (qr == HFG_ENOMEM) return knomem(p);
+    if (qr) return kerr(p, at, "unterminated %cfield name%c", p->t[at], p->t[at]);
+    name = (const char *)p->qname.p;
+    n = p->qname.len;
+    if (n == 0) return kerr(p, at, "empty %cfield name%c", p->t[at], p->t[at]);
+    p->i = end;
   } else {
-    if (!is_ident_start(p->t[at]))
+    if (!scheme_ident_start(p->t[at]))
       return kerr(p, at, "expected a field name ({id}, or {_} for a part to skip)");
-    while (is_ident(p->t[p->i])) p->i++;
+    while (scheme_ident_char(p->t[p->i])) p->i++;
     n = p->i - at;
   }
   skip_ws(p);
@@ -238,7 +241,12 @@ static int parse_pattern(kparser *p) {
     char c = t[p->i];
     if (c == '{' && t[p->i + 1] != '{') {
       in_lit = 0;
-      if (parse_field(p)) return p->rc;
+      size_t at = p->i;
+      char advice[1024]; /* {Order Id}: say how to quote the name */
+      if (parse_field(p) && p->rc == HFG_EPARSE && p->em && p->el &&
+          scheme_quote_advice(p->t, at, p->err_at, NULL, 0, 0, advice, sizeof advice))
+        snprintf(p->em + strlen(p->em), p->el - strlen(p->em), "; %s", advice);
+      if (p->rc) return p->rc;
       continue;
     }
     if (c == '}' && t[p->i + 1] != '}')
@@ -286,6 +294,7 @@ int hfg_keyparse_compile(const char *pattern, hfg_keyparse **out, char *errmsg, 
   p.el = errlen;
   if (hfg_buf_reserve(&p.pool, 1)) knomem(&p); /* never NULL, also without literals */
   if (!p.rc) parse_pattern(&p);
+  hfg_buf_free(&p.qname);
   char *nul = NULL;
   /* the names array ends in NULL and exists with no name: a scheme compiled against it then
    * knows no column, where a NULL array would let it take any */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "hfilegen/scheme.h"
+#include "util/buf.h"
 
 enum snode_kind { N_COL, N_STR, N_INT, N_MOD, N_CALL };
 
@@ -131,6 +132,29 @@ int scheme_errf(char *errmsg, size_t errlen, int code, const char *fmt, ...)
  * does not use. */
 int scheme_bind(const hfg_scheme *s, const hfg_named_value *vals, size_t n, hfg_field **out,
                 char *errmsg, size_t errlen);
+
+/* ---- column names (names.c) ----
+ * A template names a column bare, [A-Za-z_][A-Za-z0-9_.-]*, or quoted:
+ * "Order Id" or `Order Id`, byte for byte, the quote character doubled
+ * inside ("a ""b"""). Old-key patterns name their fields the same way. */
+int scheme_ident_start(char c);
+int scheme_ident_char(char c);
+/* 1 when name[0..n) can be written bare. */
+int scheme_name_is_bare(const char *name, size_t n);
+/* Reads the quoted name whose opening quote is t[at] into out (reset first,
+ * NUL-terminated past out->len) and the offset just past its closing quote
+ * into *end: 0, 1 when it has no closing quote, or HFG_ENOMEM. */
+int scheme_read_quoted(const char *t, size_t at, hfg_buf *out, size_t *end);
+/* Advice for the part of template t starting at its '{' (offset part) that
+ * failed to compile at err_pos: when a term of it spells a column name that
+ * must be quoted (one of cols, or, with have_cols 0, text that can only be
+ * one name), writes "the column 'Order Id' holds a space, so a template
+ * quotes it: write {"Order Id"}" to buf and returns 1; else 0. */
+int scheme_quote_advice(const char *t, size_t part, size_t err_pos, const char *const *cols,
+                        size_t ncols, int have_cols, char *buf, size_t cap);
+
+/* Expands a preset (presets.c) into out; 1 when tmpl is not one, 0 done, < 0 error. */
+int scheme_expand_preset(const char *tmpl, char *out, size_t cap, char *em, size_t el);
 
 /* Node helpers for analysis. */
 static inline const snode *scheme_node(const hfg_scheme *s, int32_t i) { return &s->nodes[i]; }
