@@ -144,8 +144,12 @@ int plan_src_open(const hfg_build_options *b, double fraction, uint64_t seed,
     s->raw_desc = hfg_strdup(hfg_scheme_template(s->raw));
   } else if (raw_key) {
     s->raw_first = 1;
-    size_t n = strlen(s->names[0]) + 3;
-    if ((s->raw_desc = hfg_malloc(n)) != NULL) snprintf(s->raw_desc, n, "{%s}", s->names[0]);
+    size_t n = 2 * strlen(s->names[0]) + 5; /* {"name"}, '"' doubled */
+    if ((s->raw_desc = hfg_malloc(n)) != NULL) {
+      s->raw_desc[0] = '{';
+      hfg_scheme_quote_name(s->names[0], s->raw_desc + 1, n - 2);
+      strcat(s->raw_desc, "}");
+    }
   }
   if (raw_key && !s->raw_desc) {
     rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
