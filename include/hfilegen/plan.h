@@ -115,6 +115,11 @@ typedef struct hfg_plan {
   uint64_t records_sampled;    /* records the sample picked, rejected included */
   uint64_t rejected;           /* sampled records build would reject */
   char first_reject[512];      /* where and why the first was rejected, "" if none */
+  /* sampled records whose fields make no cell (every mapped field NULL, or
+   * empty with empty = SKIP): build writes no row for them (empty_row SKIP),
+   * so they are in no region's figures; with empty_row MARKER they are rows
+   * of the one marker cell, as build writes them, and this is 0 */
+  uint64_t without_cells;
   uint64_t raw_unkeyed;        /* sampled rows the raw key could not be built for */
   uint64_t input_bytes;        /* input bytes as stored (compressed for gzip) */
   double fraction;             /* the sample fraction asked for */

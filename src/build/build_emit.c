@@ -234,7 +234,7 @@ static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, siz
     q += vl;
   }
   if (n && emit_family_row(j, region, fam, &fws[fam], key, klen, ts, puts, n, rs)) return -1;
-  if (ncells == 0 && j->o->empty_row != HFG_EMPTY_ROW_MARKER) {
+  if (ncells == 0 && !hfg_colmap_empty_row(j->o, NULL, NULL)) {
     /* no cell, no row: HBase would never see it, so it is not counted as written */
     __atomic_fetch_add(&j->sum->records_without_cells, 1, __ATOMIC_RELAXED);
     return 0;

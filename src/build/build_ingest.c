@@ -91,7 +91,7 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
       w += 4 + len;
       continue;
     }
-    if (len == 0 && (f->is_null || j->o->empty == HFG_EMPTY_SKIP)) { /* no cell */
+    if (!hfg_colmap_field_is_cell(f, j->o->empty)) { /* no cell (the rule plan shares) */
       nnull += (uint64_t)f->is_null;
       if (room < 4) {
         pl->len = (size_t)(w - pl->p);

@@ -164,13 +164,13 @@ static int setup_columns(job *j, char *const *names, size_t n) {
   hfg_err e = {0};
   if (hfg_colmap_init(&j->map, (const char *const *)names, n, o, j->scheme, &e))
     return fail(j, e.code, "%s", e.msg);
-  if (o->empty_row == HFG_EMPTY_ROW_MARKER) {
-    const char *mf = o->empty_row_family ? o->empty_row_family : o->family ? o->family : "cf";
+  const char *mf, *mq;
+  if (hfg_colmap_empty_row(o, &mf, &mq)) {
     if (!*mf) return fail(j, HFG_EINVAL, "--empty-row marker: the family name is empty");
     long f = hfg_colmap_add_family(&j->map, mf, strlen(mf), &e);
     if (f < 0) return fail(j, e.code, "--empty-row marker: %s", e.msg);
     j->marker_family = (size_t)f;
-    j->marker_qualifier = o->empty_row_qualifier ? o->empty_row_qualifier : "_0";
+    j->marker_qualifier = mq;
     j->marker_qualifier_len = strlen(j->marker_qualifier);
   }
   j->families = j->map.families;

@@ -215,6 +215,13 @@ int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
   return check_one_cell_per_key(m, names, err);
 }
 
+int hfg_colmap_empty_row(const hfg_build_options *o, const char **family, const char **qualifier) {
+  if (o->empty_row != HFG_EMPTY_ROW_MARKER) return 0;
+  if (family) *family = o->empty_row_family ? o->empty_row_family : o->family ? o->family : "cf";
+  if (qualifier) *qualifier = o->empty_row_qualifier ? o->empty_row_qualifier : "_0";
+  return 1;
+}
+
 void hfg_colmap_free(hfg_colmap *m) {
   for (size_t i = 0; i < m->ncols; i++) hfg_free(m->cols[i].qualifier);
   hfg_free(m->cols);

@@ -9,6 +9,9 @@
  *     wins); "COL=-" excludes the column;
  *   - columns the rowkey template reads are not stored unless mapped
  *     explicitly or keep_key_columns is set;
+ *   - a NULL field makes no cell, nor does an empty one with empty = SKIP
+ *     (hfg_colmap_field_is_cell); a record none of whose fields makes a cell
+ *     makes no row, or a row of one marker cell (hfg_colmap_empty_row);
  *   - two columns never become the same family:qualifier (each row would get
  *     two cells with one key, and HBase keeps only one), and a name the header
  *     repeats may not be referred to by the template, a mapping or the
@@ -60,6 +63,18 @@ void hfg_build_input_options(const hfg_build_options *o, hfg_input_options *io);
  * another family or qualifier than its name and the default family: the
  * column a rejected value came from, in why. */
 void hfg_colmap_column_text(const hfg_colmap *m, const hfg_cellcol *cc, char *why, size_t len);
+
+/* 1 when the field of a cell column makes a cell: a value that is not empty,
+ * or an empty one (not NULL) with empty = HFG_EMPTY_STORE. */
+static inline int hfg_colmap_field_is_cell(const hfg_field *f, int empty) {
+  return f->len != 0 || (!f->is_null && empty != HFG_EMPTY_SKIP);
+}
+
+/* What a record whose fields make no cell becomes (o->empty_row): 0, no row
+ * (HFG_EMPTY_ROW_SKIP: build writes nothing and counts it in
+ * records_without_cells); 1, a row of one empty-valued cell whose family and
+ * qualifier are set (HFG_EMPTY_ROW_MARKER). family/qualifier may be NULL. */
+int hfg_colmap_empty_row(const hfg_build_options *o, const char **family, const char **qualifier);
 
 /* Index of a family name in the map, or -1. */
 long hfg_colmap_family(const hfg_colmap *m, const char *name, size_t len);

@@ -93,6 +93,9 @@ static void print_text(const hfg_plan *p, const char *inputs) {
   if (p->fraction < 1)
     printf(" (sample %.3g%%: rows and MB below are estimates, x%.2f)", 100 * p->fraction, p->scale);
   if (p->rejected) printf(", %s rejected", chart_count((double)p->rejected, 0, a));
+  if (p->without_cells)
+    printf(", %s without cells (no row, as build writes none)",
+           chart_count((double)p->without_cells, 0, a));
   printf("\n  rowkey     %s   (after)\n", p->rowkey);
   if (two) printf("  raw key    %s   (before: the same rows and regions without the scheme)\n", p->before.key);
   printf("  regions    %zu, %s\n", p->nregions, p->splits_source);
@@ -235,9 +238,11 @@ static void json_side(const hfg_plan *p, const hfg_plan_side *s) {
 
 static void print_json(const hfg_plan *p) {
   printf("{\"records_read\": %llu, \"records_sampled\": %llu, \"rejected\": %llu, "
-         "\"raw_unkeyed\": %llu, \"input_bytes\": %llu, \"fraction\": %g, \"scale\": %.6f,\n",
+         "\"without_cells\": %llu, \"raw_unkeyed\": %llu, \"input_bytes\": %llu, "
+         "\"fraction\": %g, \"scale\": %.6f,\n",
          (unsigned long long)p->records_read, (unsigned long long)p->records_sampled,
-         (unsigned long long)p->rejected, (unsigned long long)p->raw_unkeyed,
+         (unsigned long long)p->rejected, (unsigned long long)p->without_cells,
+         (unsigned long long)p->raw_unkeyed,
          (unsigned long long)p->input_bytes, p->fraction, p->scale);
   printf(" \"rowkey\": ");
   cli_json_str(stdout, p->rowkey);

@@ -351,6 +351,16 @@ static int add_findings(plan_impl *pi, const plan_src_stats *st) {
                        "%llu of %llu sampled records cannot be keyed or encoded (first: %s)",
                        (unsigned long long)p->rejected, (unsigned long long)p->records_sampled,
                        p->first_reject);
+  if (p->without_cells)
+    rc |= findings_add(f, HFG_SEV_INFO, "without-cells",
+                       "HBase has no row without a cell: build writes nothing for these records "
+                       "and counts them as records without cells",
+                       "nothing, if that is meant; --empty-row marker keeps them as rows of one "
+                       "empty cell, --empty store keeps empty values as cells",
+                       "%llu of %llu sampled records make no cell (every mapped field empty or "
+                       "NULL): no row, in no region's figures",
+                       (unsigned long long)p->without_cells,
+                       (unsigned long long)p->records_sampled);
   if (a->rows == 0)
     return rc | findings_add(f, HFG_SEV_WARNING, "no-rows", "nothing to plan",
                              "check the input, the sample fraction and the template",
@@ -453,6 +463,7 @@ static int run(plan_impl *pi, const hfg_plan_options *o, plan_src *src, hfg_err 
   p->records_read = st.records_read;
   p->records_sampled = st.records_sampled;
   p->rejected = st.rejected;
+  p->without_cells = st.without_cells;
   p->raw_unkeyed = st.raw_unkeyed;
   p->input_bytes = st.input_bytes;
   memcpy(p->first_reject, st.first_reject, sizeof p->first_reject);

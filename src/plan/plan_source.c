@@ -170,7 +170,8 @@ static void note_reject(plan_src *s, const hfg_record *r, const char *why) {
              (unsigned long long)r->line, why);
 }
 
-/* Encodes the row's values as build would; 0, HFG_EPARSE (why set) or HFG_ENOMEM. */
+/* Encodes the row's values as build would; 0, 1 when they make no cell and
+ * build writes no row for the record, HFG_EPARSE (why set) or HFG_ENOMEM. */
 static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
   hfg_buf_reset(&s->values);
   row->cells = 0;
@@ -180,7 +181,7 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
     const hfg_cellcol *cc = &m->cols[i];
     const hfg_field *f = &s->rec.fields[cc->column];
     s->voff[i] = SIZE_MAX;
-    if (f->is_null || (f->len == 0 && s->b->empty == HFG_EMPTY_SKIP)) continue;
+    if (!hfg_colmap_field_is_cell(f, s->b->empty)) continue;
     size_t at = s->values.len;
     char e[256];
     int rc = hfg_value_encode(cc->enc, f->p, f->len, &s->values, e, sizeof e);
@@ -196,6 +197,13 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
     row->cell_bytes += m->family_len[cc->family] + cc->qualifier_len + (s->values.len - at);
   }
   s->ncells = 0;
+  const char *mf, *mq;
+  if (row->cells == 0) { /* build's rule for a record without cells */
+    if (!hfg_colmap_empty_row(s->b, &mf, &mq)) return 1;
+    s->cells[s->ncells++] = (plan_cell){mf, mq, (const uint8_t *)"", 0};
+    row->cells = 1;
+    row->cell_bytes = strlen(mf) + strlen(mq);
+  }
   for (size_t i = 0; i < m->ncols; i++) {
     if (s->voff[i] == SIZE_MAX) continue;
     size_t end = s->values.len;
@@ -252,6 +260,10 @@ int plan_src_next(plan_src *s, plan_row *row, hfg_err *err) {
     else if (erc == 0 && klen == 0) erc = HFG_EPARSE, snprintf(why, sizeof why, "empty rowkey");
     if (erc == 0) erc = row_cells(s, row, why, sizeof why);
     if (erc == HFG_ENOMEM) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+    if (erc == 1) {
+      s->st.without_cells++;
+      continue;
+    }
     if (erc) {
       note_reject(s, &s->rec, why);
       continue;

@@ -14,7 +14,10 @@
  * follow build's rules exactly (rowkey columns dropped unless kept or mapped,
  * `col=-` excluded, empty fields skipped with HFG_EMPTY_SKIP, values encoded
  * with src/build/values.h). A record build would reject (malformed, no
- * key, a value its encoding refuses) is counted as rejected here.
+ * key, a value its encoding refuses) is counted as rejected here; one whose
+ * fields make no cell is skipped and counted, as build writes no row for it,
+ * or has the one marker cell build gives it (build/columns.h,
+ * hfg_colmap_empty_row).
  *
  * Sampling: record i (0-based, counting every record read, malformed ones
  * too) is kept when splitmix64(seed + i) / 2^64 < fraction, so a rerun with
@@ -79,6 +82,7 @@ typedef struct plan_src_stats {
   uint64_t records_read;     /* every record, malformed included */
   uint64_t records_sampled;  /* records picked by the sample, malformed included */
   uint64_t rejected;         /* sampled records build would reject */
+  uint64_t without_cells;    /* sampled keyable records that make no cell, so no row (skipped) */
   uint64_t raw_unkeyed;      /* sampled keyable records without a raw key */
   uint64_t input_bytes;      /* input bytes as stored, read so far */
   char first_reject[512];    /* "file line N: reason" of the first rejected record */
