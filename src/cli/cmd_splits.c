@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
@@ -131,7 +132,7 @@ int cmd_splits(int argc, char **argv) {
                 !strcmp(a, "--codec") || !strcmp(a, "--bloom") || !strcmp(a, "--block-size") ||
                 !strcmp(a, "--regions");
     if (!takes) {
-      fprintf(stderr, "hfilegen splits: unknown option '%s'\n", a);
+      cli_flag_unknown("splits", a);
       usage(stderr);
       goto done;
     }

@@ -1,5 +1,6 @@
 #include "cli/opts.h"
 
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 
 #include <ctype.h>
@@ -285,7 +286,16 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   if (!strcmp(a, "--header")) { o->header = 1; header_given = 1; return 0; }
   if (!strcmp(a, "--keep-key-columns")) { o->keep_key_columns = 1; return 0; }
   if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) { cli_quiet = 1; return 0; }
-  if (!v) return bad(a, NULL, "unknown flag or missing value");
+  if (!v && cli_flag_takes_value(cli_command, a) == 1) {
+    fprintf(stderr, "hfilegen %s: %s needs a value\n", cli_command, a);
+    return -1;
+  }
+  if (!v) { /* a flag the tables do not know, or one of theirs whose value is missing */
+    char hint[256];
+    fprintf(stderr, "hfilegen %s: unknown option '%s'%s, or it needs a value\n", cli_command, a,
+            cli_flag_suggest(cli_command, a, hint, sizeof hint));
+    return -1;
+  }
   (*i)++;
   if (!strcmp(a, "--rowkey")) o->rowkey = v;
   else if (!strcmp(a, "--out")) o->out_dir = v;
@@ -472,7 +482,8 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     else return bad(a, v, "expected zlib (HBase's bytes, the default) or isal");
   } else {
     (*i)--;
-    return bad(a, v, "unknown flag (see hfilegen build --help)");
+    cli_flag_unknown(cli_command, a);
+    return -1;
   }
   return 0;
 }
