@@ -2,6 +2,7 @@
 
 #include "cli/cli_flags.h"
 #include "cli/cli_util.h"
+#include "cli/job_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <yaml.h>
 
 int cli_quiet;
 
@@ -488,14 +488,7 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   return 0;
 }
 
-/* Where a job file's inputs and maps go: fixed arrays of `cap` entries, or
- * (grow) arrays reallocated as entries come. */
-typedef struct job_lists {
-  const char ***inputs, ***maps;
-  size_t *ninputs, *nmaps;
-  size_t cap_inputs, cap_maps;
-  int grow;
-} job_lists;
+static char **job_cols; /* a job file's columns */
 
 /* Room for one more entry in *list (holding n of *cap); prints why not. */
 static int job_room(const char *path, unsigned long line, const char *key, const char ***list,
@@ -525,10 +518,15 @@ void cli_job_key_hook(cli_job_key_fn fn, void *ctx) {
   job_key_ctx = ctx;
 }
 
-static int job_apply(const char *path, unsigned long line, const char *key, const char *val,
-                     hfg_build_options *o, job_lists *jl, char ***cols) {
+int cli_job_apply(const char *path, unsigned long line, const char *key, const char *val,
+                  hfg_build_options *o, cli_job_lists *jl) {
   const char *v = keep(val);
   if (!v) {
+    fprintf(stderr, "hfilegen: job file %s: out of memory\n", path);
+    return -1;
+  }
+  if (!strcmp(key, "columns")) {
+    if (!split_columns(v, &job_cols, o)) return 0;
     fprintf(stderr, "hfilegen: job file %s: out of memory\n", path);
     return -1;
   }
@@ -551,137 +549,36 @@ static int job_apply(const char *path, unsigned long line, const char *key, cons
   }
   if (taken) return 0;
   int dummy = 0;
-  int is_bool = !strcmp(flag, "--header") || !strcmp(flag, "--keep-key-columns") ||
-                !strcmp(flag, "--quiet");
-  if (is_bool) {
-    int on = !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1");
-    if (!strcmp(flag, "--header")) o->header = on, header_given = 1;
+  if (cli_flag_takes_value("build", flag) == 0) { /* header: true, quiet: false, ... */
+    int on = !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
+             !strcmp(v, "1");
+    int off = !strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") ||
+              !strcmp(v, "0");
+    if (!on && !off) {
+      fprintf(stderr, "hfilegen %s: job file %s line %lu: key '%s': expected true or false, "
+              "got '%s'\n", cli_command, path, line, key, v);
+      return -1;
+    }
+    if (!strcmp(flag, "--header") || !strcmp(flag, "--no-header"))
+      o->header = on == !strcmp(flag, "--header"), header_given = 1;
     else if (!strcmp(flag, "--keep-key-columns")) o->keep_key_columns = on;
-    else cli_quiet = on;
-    return 0;
+    else if (!strcmp(flag, "--quiet")) cli_quiet = on;
+    else if (on) v = NULL; /* another such flag: given, as on the command line */
+    else return 0;
+    if (v) return 0;
   }
-  if (cli_apply_build_flag(o, flag, v, *jl->maps, jl->nmaps, cols, &dummy)) {
-    fprintf(stderr, "hfilegen build: %s line %lu: key '%s'\n", path, line, key);
+  if (cli_apply_build_flag(o, flag, v, *jl->maps, jl->nmaps, &job_cols, &dummy)) {
+    fprintf(stderr, "hfilegen %s: job file %s line %lu: key '%s'\n", cli_command, path, line,
+            key);
     return -1;
   }
   return 0;
 }
 
-static char **job_cols;
-
-/* A template written unquoted in YAML (rowkey: {id % 10}|{id}) is a flow
- * mapping, and libyaml's message ("did not find expected key") does not say
- * so. Prints a hint when line `line` (1-based) of the job file has a key whose
- * value starts with '{'. */
-static void yaml_brace_hint(const char *path, unsigned long line) {
-  FILE *f = fopen(path, "r");
-  char buf[4096];
-  unsigned long n = 0;
-  if (!f) return;
-  while (fgets(buf, sizeof buf, f) && ++n < line) {}
-  fclose(f);
-  if (n != line) return;
-  const char *c = strchr(buf, ':');
-  if (!c || buf[0] == '#') return;
-  const char *v = c + 1;
-  while (*v == ' ' || *v == '\t') v++;
-  if (*v != '{') return;
-  fprintf(stderr,
-          "hfilegen build: job file %s line %lu: a value that starts with '{' is a YAML mapping: "
-          "quote the template, e.g. rowkey: \"{id %% 10}|{id}\"\n",
-          path, line);
-}
-
-static int load_job(const char *path, hfg_build_options *o, job_lists *jl) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "hfilegen build: job file %s: %s\n", path, strerror(errno));
-    return -1;
-  }
-  yaml_parser_t p;
-  yaml_document_t doc;
-  if (!yaml_parser_initialize(&p)) {
-    fprintf(stderr, "hfilegen build: job file %s: out of memory\n", path);
-    fclose(f);
-    return -1;
-  }
-  yaml_parser_set_input_file(&p, f);
-  int rc = -1;
-  if (!yaml_parser_load(&p, &doc)) {
-    fprintf(stderr, "hfilegen build: job file %s line %lu: %s\n", path,
-            (unsigned long)p.problem_mark.line + 1, p.problem ? p.problem : "YAML error");
-    yaml_brace_hint(path, (unsigned long)p.problem_mark.line + 1);
-    if (p.context_mark.line != p.problem_mark.line)
-      yaml_brace_hint(path, (unsigned long)p.context_mark.line + 1);
-    goto out;
-  }
-  yaml_node_t *root = yaml_document_get_root_node(&doc);
-  if (!root || root->type != YAML_MAPPING_NODE) {
-    fprintf(stderr, "hfilegen build: job file %s: expected a mapping of settings\n", path);
-    goto doc;
-  }
-  rc = 0;
-  for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
-       !rc && pr < root->data.mapping.pairs.top; pr++) {
-    yaml_node_t *k = yaml_document_get_node(&doc, pr->key);
-    yaml_node_t *v = yaml_document_get_node(&doc, pr->value);
-    unsigned long line = (unsigned long)k->start_mark.line + 1;
-    if (k->type != YAML_SCALAR_NODE) {
-      fprintf(stderr, "hfilegen build: job file %s line %lu: keys must be scalars\n", path, line);
-      rc = -1;
-      break;
-    }
-    const char *key = (const char *)k->data.scalar.value;
-    if (v->type == YAML_SCALAR_NODE) {
-      if (!strcmp(key, "columns")) {
-        rc = split_columns((const char *)v->data.scalar.value, &job_cols, o);
-      } else {
-        rc = job_apply(path, line, key, (const char *)v->data.scalar.value, o, jl, &job_cols);
-      }
-    } else if (v->type == YAML_SEQUENCE_NODE) {
-      if (!strcmp(key, "columns")) {
-        /* join into the comma form */
-        char buf[8192] = "";
-        for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-             it++) {
-          yaml_node_t *e = yaml_document_get_node(&doc, *it);
-          if (e->type != YAML_SCALAR_NODE) continue;
-          if (buf[0]) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
-          strncat(buf, (const char *)e->data.scalar.value, sizeof buf - strlen(buf) - 1);
-        }
-        rc = split_columns(buf, &job_cols, o);
-        continue;
-      }
-      for (yaml_node_item_t *it = v->data.sequence.items.start;
-           !rc && it < v->data.sequence.items.top; it++) {
-        yaml_node_t *e = yaml_document_get_node(&doc, *it);
-        if (e->type != YAML_SCALAR_NODE) {
-          fprintf(stderr, "hfilegen build: job file %s line %lu: lists hold scalars only\n", path,
-                  (unsigned long)e->start_mark.line + 1);
-          rc = -1;
-          break;
-        }
-        rc = job_apply(path, line, key, (const char *)e->data.scalar.value, o, jl, &job_cols);
-      }
-    } else {
-      fprintf(stderr, "hfilegen build: job file %s line %lu: '%s' must be a scalar or a list\n",
-              path, line, key);
-      if (v->type == YAML_MAPPING_NODE) yaml_brace_hint(path, line);
-      rc = -1;
-    }
-  }
-doc:
-  yaml_document_delete(&doc);
-out:
-  yaml_parser_delete(&p);
-  fclose(f);
-  return rc;
-}
-
 int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, size_t *ninputs,
                  const char **maps, size_t *nmaps, size_t cap) {
-  job_lists jl = {&inputs, &maps, ninputs, nmaps, cap, cap, 0};
-  return load_job(path, o, &jl);
+  cli_job_lists jl = {&inputs, &maps, ninputs, nmaps, cap, cap, 0};
+  return cli_job_yaml_load(path, o, &jl);
 }
 
 int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char ***inputs,
@@ -692,8 +589,8 @@ int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char **
   *inputs = NULL;
   *maps = NULL;
   *ninputs = *nmaps = 0;
-  job_lists jl = {inputs, maps, ninputs, nmaps, 0, 0, 1};
-  int rc = job_file ? load_job(job_file, o, &jl) : 0;
+  cli_job_lists jl = {inputs, maps, ninputs, nmaps, 0, 0, 1};
+  int rc = job_file ? cli_job_yaml_load(job_file, o, &jl) : 0;
   job_key_fn = NULL;
   if (rc) return -1;
   /* then room for every word of the command line */
