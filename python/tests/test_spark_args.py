@@ -101,6 +101,8 @@ def test_a_fifo_is_refused_before_spark(no_spark, capfd, tmp_path):
     ["--rowkey={id}", "--out=OUT", "--codec=zip", ORDERS],            # --flag=value, as build
     ["--rowkey={id}", "--out=OUT", "--quiet=yes", ORDERS],            # a value for no-value flag
     ["--rowkey={id}", "--out=OUT", "--split=x", ORDERS],              # a typo: did you mean
+    ["--rowkey", "{id}", "--out", "OUT", "--family-option", "x:codec=gz", ORDERS],  # no column
+    ["--rowkey", "{id", "--out", "OUT", ORDERS],                      # a template syntax error
 ])
 def test_build_errors_come_before_spark_as_build_gives_them(no_spark, capfd, tmp_path, args):
     o = str(tmp_path / "o")

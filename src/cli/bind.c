@@ -176,7 +176,9 @@ int hfgb_args_check(const hfgb_args *a, const char *job_file, int files) {
     fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n");
     return 2;
   }
-  if (cli_check_rowkey_columns("build", o->rowkey)) return 2;
+  if (cli_check_rowkey_columns("build", o->rowkey) || cli_check_family_options("build", o) ||
+      cli_check_db_format("build", o))
+    return 2;
   if (!files) return 0;
   int rc = cli_check_inputs(o->inputs, o->ninputs, job_file);
   return rc ? rc : cli_check_rejects_path(o, job_file);

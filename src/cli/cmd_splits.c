@@ -211,7 +211,7 @@ int cmd_splits(int argc, char **argv) {
     fprintf(stderr, "hfilegen splits: %s\n", err);
     hfg_findings_free(w);
     hfg_scheme_free(s);
-    rc = 1;
+    rc = !sampled && rc == HFG_EINVAL ? 2 : 1; /* the flags do not fit, or the sample failed */
     goto done;
   }
   FILE *f = stdout;

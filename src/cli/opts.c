@@ -133,24 +133,56 @@ static const char ZSTD_FRAMINGS[] =
     "class) or zstd-hbase (hbase-compression-zstd's ZstdCodec), matching the "
     "cluster's hbase.io.compress.zstd.codec";
 
-/* FAMILY:KEY=VALUE: the family's name, the ZSTD framing and the sizes are
- * checked here (the rest by the build, which names the option). */
+/* FAMILY:KEY=VALUE, all of it: the family's name, the key and its value, each
+ * named in the message (the build would check the key and the value only
+ * once it runs, exit 1). Whether a column goes to the family is checked after
+ * all flags (cli_checks.h cli_check_family_options). */
 static int check_family_option(const char *flag, const char *v) {
   const char *colon = strchr(v, ':');
   const char *eq = colon ? strchr(colon, '=') : NULL;
-  if (!colon || !eq) return bad(flag, v, "expected FAMILY:KEY=VALUE");
+  if (!colon || !eq) {
+    fprintf(stderr, "hfilegen %s: %s %s: expected FAMILY:KEY=VALUE (e.g. d:codec=gz)\n",
+            cli_command, flag, v);
+    return -1;
+  }
   if (check_family(flag, v, v, (size_t)(colon - v))) return -1;
   size_t klen = (size_t)(eq - colon - 1);
   const char *key = colon + 1, *val = eq + 1;
-#define KEY_IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
-  if (KEY_IS("codec") && !strcasecmp(val, "zstd")) return bad(flag, v, ZSTD_FRAMINGS);
+  const char *why = NULL;
   uint64_t n;
-  if ((KEY_IS("block-size") || KEY_IS("block_size") || KEY_IS("bytes-per-checksum") ||
-       KEY_IS("bytes_per_checksum")) &&
-      (cli_parse_size(val, &n) || n == 0 || n > (1u << 30)))
-    return bad(flag, v, "expected a size from 1 to 1g (e.g. 64k)");
+  hfg_writer_options w;
+  memset(&w, 0, sizeof w);
+#define KEY_IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
+  if (KEY_IS("codec")) {
+    if (!strcasecmp(val, "zstd")) why = ZSTD_FRAMINGS;
+    else if (hfg_codec_parse(val, &w.codec))
+      why = "expected none, gz, snappy, lz4, zstd-hadoop or zstd-hbase";
+  } else if (KEY_IS("bloom")) {
+    if (hfg_bloom_spec_parse(val, &w.bloom, &w.bloom_prefix_length))
+      why = !strncasecmp(val, "rowprefix:", 10)
+                ? "expected rowprefix:N with a prefix length N of 1..32767 bytes"
+                : "expected none, row, rowcol or rowprefix:N";
+  } else if (KEY_IS("checksum")) {
+    if (hfg_checksum_type_parse(val, &w.checksum) || w.checksum == HFG_CHECKSUM_NULL)
+      why = "expected crc32c or crc32";
+  } else if (KEY_IS("block-size") || KEY_IS("block_size") || KEY_IS("bytes-per-checksum") ||
+             KEY_IS("bytes_per_checksum")) {
+    if (cli_parse_size(val, &n) || n == 0 || n > (1u << 30))
+      why = "expected a size from 1 to 1g (e.g. 64k)";
+  } else if (KEY_IS("encoding") || KEY_IS("data_block_encoding")) {
+    if (hfg_encoding_parse(val, &w.encoding))
+      why = "expected none, prefix, diff, fast_diff or row_index_v1";
+  } else {
+    fprintf(stderr, "hfilegen %s: %s %s: family '%.*s', key '%.*s': unknown key (codec, bloom, "
+            "block-size, checksum, bytes-per-checksum, encoding)\n", cli_command, flag, v,
+            (int)(colon - v), v, (int)klen, key);
+    return -1;
+  }
 #undef KEY_IS
-  return 0;
+  if (!why) return 0;
+  fprintf(stderr, "hfilegen %s: %s %s: family '%.*s', key '%.*s', value '%s': %s\n", cli_command,
+          flag, v, (int)(colon - v), v, (int)klen, key, val, why);
+  return -1;
 }
 
 static void free_list(char **l) {
