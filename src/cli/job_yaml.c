@@ -144,7 +144,20 @@ static int check_shape(const char *path, yaml_document_t *doc, yaml_node_t *k, y
   setting(key, s, sizeof s);
   unsigned long line = line_of(k);
   const char *cmd = cli_command;
+  char flag[260];
+  snprintf(flag, sizeof flag, "--%.256s", s);
   if (v->type == YAML_SCALAR_NODE) return 0;
+  if (!takes_list(s) && cli_flag_takes_value("build", flag) < 0) {
+    char hint[256], *h = hint;
+    cli_flag_suggest("build", flag, hint, sizeof hint);
+    for (char *p = hint; *p; p++) /* the keys, not the flags: "did you mean codec?" */
+      if (!(p[0] == '-' && p[1] == '-' && p > hint && p[-1] == ' ')) *h++ = *p;
+      else p++;
+    *h = '\0';
+    fprintf(stderr, "hfilegen %s: job file %s line %lu: unknown key '%s'%s\n", cmd, path, line,
+            key, hint);
+    return -1;
+  }
   if (v->type == YAML_MAPPING_NODE) {
     if (!strcmp(s, "rowkey")) {
       fprintf(stderr, "hfilegen %s: job file %s line %lu: a value that starts with '{' is a YAML "

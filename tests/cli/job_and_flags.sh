@@ -148,6 +148,8 @@ printf 'rowkey: "{id}"\ncodec: {lz4: x}|y\n' > "$T/brace.yaml"
 refused "brace.yaml line 2: a value that starts with '{' is a YAML mapping: quote the value, e.g. codec:" \
   "${J[@]}" --job "$T/brace.yaml"
 check "  (the template hint is for the rowkey only)" '! grep -q "quote the template" "$T/err"'
+jf unk 'rowkey: "{id}"\ncodecs: [lz4]\n'
+refused "unk.yaml line 2: unknown key 'codecs' (did you mean codec?)" "${J[@]}" --job "$T/unk.yaml"
 jf hdr 'rowkey: "{id}"\nheader: maybe\n'
 refused "hdr.yaml line 2: key 'header': expected true or false, got 'maybe'" "${J[@]}" --job "$T/hdr.yaml"
 check "nothing was written for a refused job file" '[ ! -e "$T/jnever" ]'
