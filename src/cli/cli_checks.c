@@ -334,12 +334,12 @@ int cli_check_work_paths(const char *cmd, const hfg_build_options *o) {
   if (o->tmp_dir) {
     const char *why = NULL;
     if (stat(o->tmp_dir, &st) != 0) why = strerror(errno);
-    else if (!S_ISDIR(st.st_mode)) why = "not a directory";
+    else if (!S_ISDIR(st.st_mode)) why = strerror(ENOTDIR);
     else if (access(o->tmp_dir, W_OK | X_OK) != 0) why = strerror(errno);
     if (why) {
       fprintf(stderr, "hfilegen %s: FAILED: temporary directory %s (spill runs go there): %s\n"
-              "hfilegen %s: nothing was read, and %s was not touched\n", cmd, o->tmp_dir, why,
-              cmd, o->out_dir);
+              "hfilegen %s: nothing was published in %s (0 records read; the directory was not "
+              "created or changed)\n", cmd, o->tmp_dir, why, cmd, o->out_dir);
       return 1;
     }
   }
@@ -347,7 +347,7 @@ int cli_check_work_paths(const char *cmd, const hfg_build_options *o) {
   if (!r || !o->out_dir) return 0;
   const char *why = NULL;
   if (stat(r, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) why = "is a directory";
+    if (S_ISDIR(st.st_mode)) why = strerror(EISDIR);
     else if (access(r, W_OK) != 0) why = strerror(errno);
   } else if (errno != ENOENT) {
     why = strerror(errno);
@@ -363,11 +363,12 @@ int cli_check_work_paths(const char *cmd, const hfg_build_options *o) {
       if (!abs_lexical(dir, ad, sizeof ad) && !abs_lexical(o->out_dir, ao, sizeof ao) &&
           !strncmp(ad, ao, strlen(ao)) && (ad[strlen(ao)] == '/' || !ad[strlen(ao)]))
         return 0;
-    } else if (!S_ISDIR(st.st_mode)) why = "Not a directory";
+    } else if (!S_ISDIR(st.st_mode)) why = strerror(ENOTDIR);
     else if (access(dir, W_OK | X_OK) != 0) why = strerror(errno);
   }
   if (!why) return 0;
-  fprintf(stderr, "hfilegen %s: FAILED: --rejects %s: %s\nhfilegen %s: nothing was read, and %s "
-          "was not touched\n", cmd, r, why, cmd, o->out_dir);
+  fprintf(stderr, "hfilegen %s: FAILED: --rejects %s: %s\nhfilegen %s: nothing was published in "
+          "%s (0 records read; the directory was not created or changed)\n", cmd, r, why, cmd,
+          o->out_dir);
   return 1;
 }
