@@ -67,7 +67,14 @@ def check_args(args, files=True):
     except HfilegenError:
         return 2  # the parser said why
     try:
-        job = next((args[i + 1] for i in range(len(args) - 1) if args[i] == "--job"), None)
+        job = None  # the last --job FILE or --job=FILE, as the C parser takes it
+        for i, w in enumerate(args):
+            if w == "--job" and i + 1 < len(args):
+                job = args[i + 1]
+            elif w.startswith("--job="):
+                job = w[len("--job="):]
+            elif w == "--":
+                break
         return lib.hfgb_args_check(a, job.encode() if job else None, 1 if files else 0)
     finally:
         lib.hfgb_args_free(a)

@@ -98,9 +98,15 @@ def test_a_fifo_is_refused_before_spark(no_spark, capfd, tmp_path):
     ["--rowkey", "{id}", "--out", "OUT"],                             # no input
     ["--rowkey", "x", "--out", "OUT", ORDERS],                        # a rowkey of no column
     ["--rowkey", "{id}", "--out", "OUT", "--rejects", ORDERS, ORDERS],  # rejects over an input
+    ["--rowkey={id}", "--out=OUT", "--codec=zip", ORDERS],            # --flag=value, as build
+    ["--rowkey={id}", "--out=OUT", "--quiet=yes", ORDERS],            # a value for no-value flag
+    ["--rowkey={id}", "--out=OUT", "--split=x", ORDERS],              # a typo: did you mean
+    ["--rowkey", "{id}", "--out", "OUT", "--family-option", "x:codec=gz", ORDERS],  # no column
+    ["--rowkey", "{id", "--out", "OUT", ORDERS],                      # a template syntax error
 ])
 def test_build_errors_come_before_spark_as_build_gives_them(no_spark, capfd, tmp_path, args):
-    args = [str(tmp_path / "o") if a == "OUT" else a for a in args]
+    o = str(tmp_path / "o")
+    args = [o if a == "OUT" else "--out=" + o if a == "--out=OUT" else a for a in args]
     rc = spark.main(args)
     err = capfd.readouterr().err
     cli = subprocess.run([HFG, "build"] + args, capture_output=True, text=True)
@@ -108,6 +114,15 @@ def test_build_errors_come_before_spark_as_build_gives_them(no_spark, capfd, tmp
     first = cli.stderr.splitlines()[0]
     assert first.startswith("hfilegen build: ") and first + "\n" in err, (first, err)
     assert not os.path.exists(str(tmp_path / "o"))
+
+
+def test_gnu_flags_and_job_file_start_spark(no_spark, tmp_path):
+    """--flag=value and --job=FILE read as by `hfilegen build` (the job's inputs checked)."""
+    job = tmp_path / "j.yaml"
+    job.write_text('rowkey: "{id}"\ninputs: [%s]\n' % ORDERS)
+    with pytest.raises(SparkStarted):
+        spark.main(["--split-size=1m", "--job=%s" % job, "--out=%s" % (tmp_path / "o"),
+                    "--codec=gz"])
 
 
 def test_good_arguments_start_spark(no_spark, tmp_path):

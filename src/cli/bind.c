@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli_checks.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 
@@ -97,8 +98,14 @@ void hfgb_args_free(hfgb_args *a);
 /* argv as `hfilegen build` takes it (argv[0] is the command name). Returns
  * NULL on a bad flag (printed). Free with hfgb_args_free. */
 hfgb_args *hfgb_args_parse(int argc, char **argv) {
+  char **words; /* --flag=value as --flag value, as the CLI reads them (cli_flags.h) */
+  if (cli_flags_normalize("build", argc, argv, &argc, &words)) return NULL;
+  argv = words;
   hfgb_args *a = calloc(1, sizeof *a);
-  if (!a) return NULL;
+  if (!a) {
+    free(words);
+    return NULL;
+  }
   hfg_build_options_init(&a->o);
   size_t ninputs = 0, nmaps = 0;
   if (cli_load_job_args(argc, argv, &a->o, &a->inputs, &ninputs, &a->maps, &nmaps)) goto bad;
@@ -119,12 +126,15 @@ hfgb_args *hfgb_args_parse(int argc, char **argv) {
   a->o.ninputs = ninputs;
   a->o.mappings = a->maps;
   a->o.nmappings = nmaps;
-  if (own_all(a)) {
+  int oom = own_all(a); /* copies every string the options point to */
+  free(words);
+  if (oom) {
     hfgb_args_free(a);
     return NULL;
   }
   return a;
 bad:
+  free(words);
   free(a->inputs);
   free(a->maps);
   cli_free_columns(a->cols, &a->o);
@@ -166,7 +176,9 @@ int hfgb_args_check(const hfgb_args *a, const char *job_file, int files) {
     fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n");
     return 2;
   }
-  if (cli_check_rowkey_columns("build", o->rowkey)) return 2;
+  if (cli_check_rowkey_columns("build", o->rowkey) || cli_check_family_options("build", o) ||
+      cli_check_db_format("build", o))
+    return 2;
   if (!files) return 0;
   int rc = cli_check_inputs(o->inputs, o->ninputs, job_file);
   return rc ? rc : cli_check_rejects_path(o, job_file);

@@ -14,14 +14,32 @@
 #include "cli/cli_util.h"
 #include "build/columns.h"
 #include "input/record_reader.h"
+#include "input/source_db.h"
 
 /* Every input file is opened only when its turn comes, so a missing third input
  * used to fail the job after the first two were read (hours for a big job), and
  * one file given twice made every record a duplicate of itself ("a.csv line 14
  * and a.csv line 14") with no word about why. Both are found here, before
  * anything is read: the first fails the job, the second is warned about (with
- * --on-duplicate last|first reading a file twice is harmless). stdin and
- * database URIs are left to the reader. Returns 0, or 1 after a message. */
+ * --on-duplicate last|first reading a file twice is harmless). A database URI
+ * given twice is the same rows twice: warned about as well. stdin given twice
+ * is refused. Returns 0, 1 (a file that cannot be read) or 2 (stdin twice)
+ * after a message. */
+
+/* The same database query: the URIs equal but for the scheme's alias
+ * (postgres:// is postgresql://, mariadb:// is mysql://). */
+static int same_query(const char *a, const char *b) {
+  static const struct { const char *prefix; int kind; } S[] = {
+      {"postgresql://", 1}, {"postgres://", 1}, {"mysql://", 2}, {"mariadb://", 2}};
+  int ka = 0, kb = 0;
+  for (size_t k = 0; k < sizeof S / sizeof S[0]; k++) {
+    size_t l = strlen(S[k].prefix);
+    if (!ka && !strncmp(a, S[k].prefix, l)) ka = S[k].kind, a += l;
+    if (!kb && !strncmp(b, S[k].prefix, l)) kb = S[k].kind, b += l;
+  }
+  return ka && ka == kb && !strcmp(a, b);
+}
+
 int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file) {
   struct stat *st = calloc(n ? n : 1, sizeof *st);
   int rc = 0;
@@ -30,12 +48,24 @@ int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file) 
   for (size_t k = 0; k < n && !rc; k++) {
     const char *p = inputs[k];
     if (!strcmp(p, "-") && first_stdin) {
-      fprintf(stderr, "hfilegen build: FAILED: - (stdin) is inputs %zu and %zu: it can be read "
-                      "once (the second would be empty)\n", first_stdin, k + 1);
-      rc = 1;
+      fprintf(stderr, "hfilegen build: - (stdin) is inputs %zu and %zu: it can be read once "
+                      "(the second would be empty)\n", first_stdin, k + 1);
+      rc = 2;
       break;
     }
     if (!strcmp(p, "-")) first_stdin = k + 1;
+    if (hfg_db_is_uri(p))
+      for (size_t j = 0; j < k; j++)
+        if (same_query(inputs[j], p)) {
+          char a[512], b[512]; /* without a password */
+          hfg_db_redact(inputs[j], a, sizeof a);
+          hfg_db_redact(p, b, sizeof b);
+          fprintf(stderr,
+                  "hfilegen build: warning: %s and %s (inputs %zu and %zu) are the same database "
+                  "query: each of its rows is read twice, a duplicate of itself\n",
+                  a, b, j + 1, k + 1);
+          break;
+        }
     if (!strcmp(p, "-") || strstr(p, "://")) continue;
     const char *why = NULL;
     if (stat(p, &st[k]) != 0 || access(p, R_OK) != 0) why = strerror(errno);
@@ -209,4 +239,136 @@ int cli_check_header_as_data(const char *cmd, const hfg_build_options *o) {
     if (got == HFG_EINVAL) return 2;
   }
   return 0;
+}
+
+/* A database input's rows come typed from the server, in no file format:
+ * --format (csv, tsv, a dump dialect) was ignored for them without a word. */
+int cli_check_db_format(const char *cmd, const hfg_build_options *o) {
+  static const char *const NAMES[] = {"csv", "tsv", "", "mysql", "pg-text", "pg-csv"};
+  if (o->format == HFG_BUILD_AUTO || o->format < 0 || o->format > HFG_BUILD_PG_CSV) return 0;
+  size_t db = 0, first = 0;
+  for (size_t k = 0; k < o->ninputs; k++)
+    if (hfg_db_is_uri(o->inputs[k]) && !db++) first = k;
+  if (!db) return 0;
+  char shown[512];
+  hfg_db_redact(o->inputs[first], shown, sizeof shown);
+  if (db < o->ninputs) { /* the files read it */
+    fprintf(stderr, "hfilegen %s: note: --format %s is for the files; %s (input %zu) is a "
+            "database input, whose rows come typed from the server\n", cmd, NAMES[o->format],
+            shown, first + 1);
+    return 0;
+  }
+  fprintf(stderr, "hfilegen %s: --format %s does not apply to %s (input %zu%s): a database "
+          "input's rows come typed from the server, in no file format; drop --format\n", cmd,
+          NAMES[o->format], shown, first + 1, db > 1 ? ", and the other database inputs" : "");
+  return 2;
+}
+
+/* The family of FAMILY:KEY=VALUE (--family-option), checked by opts.c, gets
+ * columns: the default family or one a --map names. Else the build failed
+ * late (exit 1, "no column is mapped to that family"). */
+int cli_check_family_options(const char *cmd, const hfg_build_options *o) {
+  const char *dflt = o->family ? o->family : "cf";
+  char fams[1024]; /* 'cf', 'd': the families columns go to */
+  size_t fl = (size_t)snprintf(fams, sizeof fams, "'%s'", dflt);
+  for (size_t m = 0; m < o->nmappings && fl < sizeof fams; m++) {
+    const char *fam = strchr(o->mappings[m], '=');
+    const char *c = fam ? strchr(++fam, ':') : NULL;
+    char q[300];
+    if (!c || (size_t)(c - fam) > 256) continue; /* COL=- */
+    snprintf(q, sizeof q, "'%.*s'", (int)(c - fam), fam);
+    if (!strstr(fams, q)) fl += (size_t)snprintf(fams + fl, sizeof fams - fl, ", %s", q);
+  }
+  for (size_t i = 0; i < o->nfamily_options; i++) {
+    const char *fo = o->family_options[i], *colon = strchr(fo, ':');
+    const char *eq = colon ? strchr(colon, '=') : NULL;
+    char q[300];
+    if (!eq || colon - fo > 256) continue; /* refused by opts.c */
+    snprintf(q, sizeof q, "'%.*s'", (int)(colon - fo), fo);
+    if (strstr(fams, q)) continue;
+    fprintf(stderr, "hfilegen %s: --family-option %s: family %s, key '%.*s', value '%s': no "
+            "column goes to family %s (the families: %s): map columns there with --map "
+            "COL=%.*s:QUALIFIER, or give one of those\n", cmd, fo, q, (int)(eq - colon - 1),
+            colon + 1, eq + 1, q, fams, (int)(colon - fo), fo);
+    return 2;
+  }
+  return 0;
+}
+
+/* The job's own files outside the output directory: --tmp-dir (spill runs)
+ * must be a directory it can write in, and --rejects a file it can create or
+ * write. The build finds both only after it has taken the output directory
+ * (created it, or moved an existing one aside and back), which then stayed
+ * behind, created or changed, after a job that never started. */
+/* p made absolute (against the working directory) with ".", ".." and
+ * repeated slashes taken out, lexically, into out. 0, or -1 if too long. */
+static int abs_lexical(const char *p, char *out, size_t cap) {
+  char cwd[4096];
+  if (p[0] != '/' && !getcwd(cwd, sizeof cwd)) return -1;
+  char tmp[8200];
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s/%s", p[0] == '/' ? "" : cwd, p) >= sizeof tmp)
+    return -1;
+  size_t n = 0;
+  for (char *s = tmp; *s;) {
+    while (*s == '/') s++;
+    size_t l = strcspn(s, "/");
+    if (!l) break;
+    if (l == 1 && s[0] == '.') {
+    } else if (l == 2 && s[0] == '.' && s[1] == '.') {
+      while (n > 0 && out[--n] != '/') {}
+    } else {
+      if (n + l + 2 > cap) return -1;
+      out[n++] = '/';
+      memcpy(out + n, s, l);
+      n += l;
+    }
+    s += l;
+  }
+  if (n == 0) out[n++] = '/';
+  out[n] = '\0';
+  return 0;
+}
+
+int cli_check_work_paths(const char *cmd, const hfg_build_options *o) {
+  struct stat st;
+  if (o->tmp_dir) {
+    const char *why = NULL;
+    if (stat(o->tmp_dir, &st) != 0) why = strerror(errno);
+    else if (!S_ISDIR(st.st_mode)) why = strerror(ENOTDIR);
+    else if (access(o->tmp_dir, W_OK | X_OK) != 0) why = strerror(errno);
+    if (why) {
+      fprintf(stderr, "hfilegen %s: FAILED: temporary directory %s (spill runs go there): %s\n"
+              "hfilegen %s: nothing was published in %s (0 records read; the directory was not "
+              "created or changed)\n", cmd, o->tmp_dir, why, cmd, o->out_dir);
+      return 1;
+    }
+  }
+  const char *r = o->rejects_path;
+  if (!r || !o->out_dir) return 0;
+  const char *why = NULL;
+  if (stat(r, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) why = strerror(EISDIR);
+    else if (access(r, W_OK) != 0) why = strerror(errno);
+  } else if (errno != ENOENT) {
+    why = strerror(errno);
+  } else {
+    char dir[4096];
+    const char *slash = strrchr(r, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else snprintf(dir, sizeof dir, "%.*s", slash == r ? 1 : (int)(slash - r), r);
+    char ad[4096], ao[4096];
+    if (stat(dir, &st) != 0) {
+      why = strerror(errno);
+      /* the output directory (or a directory in it), which the build creates */
+      if (!abs_lexical(dir, ad, sizeof ad) && !abs_lexical(o->out_dir, ao, sizeof ao) &&
+          !strncmp(ad, ao, strlen(ao)) && (ad[strlen(ao)] == '/' || !ad[strlen(ao)]))
+        return 0;
+    } else if (!S_ISDIR(st.st_mode)) why = strerror(ENOTDIR);
+    else if (access(dir, W_OK | X_OK) != 0) why = strerror(errno);
+  }
+  if (!why) return 0;
+  fprintf(stderr, "hfilegen %s: FAILED: --rejects %s: %s\nhfilegen %s: nothing was published in "
+          "%s (0 records read; the directory was not created or changed)\n", cmd, r, why, cmd,
+          o->out_dir);
+  return 1;
 }

@@ -10,9 +10,10 @@
 #include "hfilegen/build.h"
 
 /* Every input file (not "-", not a database URI) can be opened and is not a
- * directory; one file given twice is warned about. With a job file, a missing
- * relative path adds that such paths are relative to the working directory.
- * 0, or 1 after a message. */
+ * directory; one file (or one database query) given twice is warned about.
+ * With a job file, a missing relative path adds that such paths are relative
+ * to the working directory. 0; 1 after a message (a file cannot be read); 2
+ * (stdin given twice). */
 int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file);
 
 /* --rejects naming an input, the splits file or the job file: 2 after a
@@ -30,5 +31,19 @@ void cli_warn_unnamed_columns(const hfg_build_options *o);
  * 2 after a message naming the file and line and the fix; 0 otherwise (stdin
  * and database inputs are not looked at). cmd names the command. */
 int cli_check_header_as_data(const char *cmd, const hfg_build_options *o);
+
+/* --format with database inputs only, whose rows come typed from the server:
+ * 2 after a message naming both; with files too, a note. 0 otherwise. */
+int cli_check_db_format(const char *cmd, const hfg_build_options *o);
+
+/* A --family-option whose family gets no column (neither the default family
+ * nor one a --map names): 2 after a message naming the flag, the family, the
+ * key, the value and the families there are. 0 otherwise. */
+int cli_check_family_options(const char *cmd, const hfg_build_options *o);
+
+/* --tmp-dir not a writable directory, --rejects (outside the output
+ * directory) not a file that can be written: 1 after a message, before the
+ * build takes the output directory. 0 otherwise. */
+int cli_check_work_paths(const char *cmd, const hfg_build_options *o);
 
 #endif

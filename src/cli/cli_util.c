@@ -167,9 +167,22 @@ void cli_warn_splits(const char *cmd, const char *path) {
   hfg_splits_free(&sp);
 }
 
+int cli_check_rowkey_syntax(const char *cmd, const char *tmpl) {
+  hfg_scheme *s = NULL;
+  char err[512];
+  if (!tmpl) return 0;
+  int rc = hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err);
+  hfg_scheme_free(s);
+  if (!rc || rc == HFG_ENOMEM) return 0; /* out of memory: the command will tell */
+  fprintf(stderr, "hfilegen %s: --rowkey '%s': %s\n", cmd, tmpl, err);
+  cli_template_caret(stderr, tmpl, err);
+  return -1;
+}
+
 int cli_check_rowkey_columns(const char *cmd, const char *tmpl) {
   hfg_scheme *s = NULL;
   char err[256];
+  if (cli_check_rowkey_syntax(cmd, tmpl)) return -1;
   if (!tmpl || hfg_scheme_compile(tmpl, NULL, 0, &s, err, sizeof err)) return 0;
   size_t n = hfg_scheme_column_count(s);
   hfg_scheme_free(s);

@@ -44,9 +44,14 @@ void cli_template_caret(FILE *f, const char *tmpl, const char *err);
  * build then writes one region); load errors are left to the command. */
 void cli_warn_splits(const char *cmd, const char *path);
 
-/* -1 (after a message on stderr) when the rowkey template names no column
- * ('id' for '{id}'): every record would get the one rowkey. 0 otherwise,
- * compile errors included (the command reports them). */
+/* -1 (after a message on stderr, with the caret) when the rowkey template does
+ * not compile whatever the columns are (a syntax error: a usage error, found
+ * before any input is opened). 0 otherwise. */
+int cli_check_rowkey_syntax(const char *cmd, const char *tmpl);
+
+/* -1 (after a message on stderr) when the rowkey template does not compile
+ * (cli_check_rowkey_syntax) or names no column ('id' for '{id}'): every record
+ * would get the one rowkey. 0 otherwise. */
 int cli_check_rowkey_columns(const char *cmd, const char *tmpl);
 
 /* After "the template has no column 'x'" (a NAME=VALUE of key or scan-ranges):

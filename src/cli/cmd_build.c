@@ -217,7 +217,9 @@ int cmd_build(int argc, char **argv) {
   }
   if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;
   rc = 2;
-  if (cli_check_rowkey_columns("build", o.rowkey)) goto out;
+  if (cli_check_rowkey_columns("build", o.rowkey) || cli_check_family_options("build", &o) ||
+      cli_check_db_format("build", &o))
+    goto out;
   const char *job_file = NULL;
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
@@ -226,6 +228,7 @@ int cmd_build(int argc, char **argv) {
   cli_warn_unnamed_columns(&o);
   cli_warn_mysql_crlf(&o);
   if ((rc = cli_check_rejects_path(&o, job_file)) != 0) goto out;
+  if ((rc = cli_check_work_paths("build", &o)) != 0) goto out; /* before the output is taken */
   rc = 2;
   cli_warn_splits("build", o.splits_file);
   if (cli_check_incremental(&o)) goto out;

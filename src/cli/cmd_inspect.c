@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "hfilegen/reader.h"
 #include "util/coding.h"
@@ -584,7 +585,7 @@ int cmd_inspect(int argc, char **argv) {
       }
       o.has_limit = 1;
     } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "hfilegen inspect: unknown option '%s'\n", a);
+      cli_flag_unknown("inspect", a);
       usage(stderr);
       return 2;
     } else {

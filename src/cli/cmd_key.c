@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "hfilegen/scheme.h"
 
@@ -51,6 +52,10 @@ int cmd_key(int argc, char **argv) {
       continue;
     }
     const char *eq = strchr(a, '=');
+    if (a[0] == '-' && a[1] == '-') {
+      cli_flag_unknown("key", a);
+      goto out;
+    }
     if (a[0] == '-' || !eq || eq == a) {
       fprintf(stderr, "hfilegen key: expected NAME=VALUE, got '%s'\n", a);
       usage(stderr);

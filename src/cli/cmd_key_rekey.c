@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "hfilegen/keyparse.h"
 #include "util/buf.h"
@@ -155,8 +156,9 @@ int cmd_key_rekey(int argc, char **argv) {
     } else if (bad) {
       break;
     } else if (opts && a[0] == '-' && a[1] == '-') {
-      fprintf(stderr, "hfilegen key: unknown option '%s' with --old-key (an old key starting "
-              "with -- goes after --)\n", a);
+      char hint[256];
+      fprintf(stderr, "hfilegen key: unknown option '%s'%s with --old-key (an old key starting "
+              "with -- goes after --)\n", a, cli_flag_suggest("key", a, hint, sizeof hint));
       bad = 1;
     } else if (!strcmp(a, "-") && stdin_seen++) {
       fprintf(stderr, "hfilegen key: - (stdin) given twice: the second would read nothing\n");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/scheme.h"
@@ -67,7 +68,7 @@ int cmd_lint(int argc, char **argv) {
     if (strcmp(a, "--rowkey") && strcmp(a, "--regions") && strcmp(a, "--input") &&
         strcmp(a, "--delimiter") && strcmp(a, "--max-records") && strcmp(a, "--format") &&
         !dump_flag) {
-      fprintf(stderr, "hfilegen lint: unknown option '%s'\n", a);
+      cli_flag_unknown("lint", a);
       usage(stderr);
       goto out;
     }

@@ -399,6 +399,9 @@ int cmd_plan(int argc, char **argv) {
     fprintf(stderr, "hfilegen plan: needs --rowkey and at least one input\n%s", USAGE);
     goto out;
   }
+  if (cli_check_rowkey_syntax("plan", o.rowkey) || cli_check_family_options("plan", &o) ||
+      cli_check_db_format("plan", &o))
+    goto out;
   cli_hbase_job_precedence(&hb, &o.splits_file, argc, argv, "plan");
   if (o.splits_file && po.regions) {
     fprintf(stderr, "hfilegen plan: --splits and --regions exclude each other\n");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_signals.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
@@ -112,6 +113,7 @@ int cmd_rekey(int argc, char **argv) {
     fprintf(stderr, "hfilegen rekey: needs --from, --old-key, --rowkey and --out\n%s", USAGE);
     goto out;
   }
+  if ((rc = cli_check_work_paths("rekey", o)) != 0) goto out; /* before the output is taken */
   o->cancel = &cli_interrupted;
   cli_signals_begin("rekey", o);
   hfg_rekey_summary s;

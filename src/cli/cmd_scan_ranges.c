@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "hfilegen/scheme.h"
 #include "util/escape.h"
@@ -155,6 +156,10 @@ int cmd_scan_ranges(int argc, char **argv) {
         goto out;
       }
       continue;
+    }
+    if (a[0] == '-' && a[1] == '-') {
+      cli_flag_unknown("scan-ranges", a);
+      goto out;
     }
     if (a[0] == '-' || split_kv(a, &names[n], &vals[n].value)) {
       fprintf(stderr, "hfilegen scan-ranges: expected NAME=VALUE, got '%s'\n", a);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
@@ -131,7 +132,7 @@ int cmd_splits(int argc, char **argv) {
                 !strcmp(a, "--codec") || !strcmp(a, "--bloom") || !strcmp(a, "--block-size") ||
                 !strcmp(a, "--regions");
     if (!takes) {
-      fprintf(stderr, "hfilegen splits: unknown option '%s'\n", a);
+      cli_flag_unknown("splits", a);
       usage(stderr);
       goto done;
     }
@@ -210,7 +211,7 @@ int cmd_splits(int argc, char **argv) {
     fprintf(stderr, "hfilegen splits: %s\n", err);
     hfg_findings_free(w);
     hfg_scheme_free(s);
-    rc = 1;
+    rc = !sampled && rc == HFG_EINVAL ? 2 : 1; /* the flags do not fit, or the sample failed */
     goto done;
   }
   FILE *f = stdout;

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "cli/manifest_read.h"
 #include "cli/verify_live.h"
@@ -365,7 +366,7 @@ int cmd_verify(int argc, char **argv) {
     } else if ((hk = cli_hbase_flag(&live.hb, argc, argv, &i, 1, "verify")) != 0) {
       if (hk < 0) return 2;
     } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "hfilegen verify: unknown option '%s'\n", a);
+      cli_flag_unknown("verify", a);
       usage(stderr);
       return 2;
     } else {

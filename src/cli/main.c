@@ -1,10 +1,12 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include "cli/cli.h"
+#include "cli/cli_flags.h"
 
 struct command {
   const char *name;
@@ -66,7 +68,16 @@ int main(int argc, char **argv) {
     return 0;
   }
   for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-    if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].fn(argc - 1, argv + 1);
+    if (!strcmp(argv[1], COMMANDS[i].name)) {
+      /* --flag=value as --flag value, for every command (cli_flags.h) */
+      int nargc;
+      char **nargv;
+      int rc = cli_flags_normalize(COMMANDS[i].name, argc - 1, argv + 1, &nargc, &nargv);
+      if (rc) return rc;
+      rc = COMMANDS[i].fn(nargc, nargv);
+      free(nargv);
+      return rc;
+    }
   fprintf(stderr, "hfilegen: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 2;

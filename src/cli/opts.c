@@ -1,6 +1,8 @@
 #include "cli/opts.h"
 
+#include "cli/cli_flags.h"
 #include "cli/cli_util.h"
+#include "cli/job_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,7 +11,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <yaml.h>
 
 int cli_quiet;
 
@@ -132,24 +133,56 @@ static const char ZSTD_FRAMINGS[] =
     "class) or zstd-hbase (hbase-compression-zstd's ZstdCodec), matching the "
     "cluster's hbase.io.compress.zstd.codec";
 
-/* FAMILY:KEY=VALUE: the family's name, the ZSTD framing and the sizes are
- * checked here (the rest by the build, which names the option). */
+/* FAMILY:KEY=VALUE, all of it: the family's name, the key and its value, each
+ * named in the message (the build would check the key and the value only
+ * once it runs, exit 1). Whether a column goes to the family is checked after
+ * all flags (cli_checks.h cli_check_family_options). */
 static int check_family_option(const char *flag, const char *v) {
   const char *colon = strchr(v, ':');
   const char *eq = colon ? strchr(colon, '=') : NULL;
-  if (!colon || !eq) return bad(flag, v, "expected FAMILY:KEY=VALUE");
+  if (!colon || !eq) {
+    fprintf(stderr, "hfilegen %s: %s %s: expected FAMILY:KEY=VALUE (e.g. d:codec=gz)\n",
+            cli_command, flag, v);
+    return -1;
+  }
   if (check_family(flag, v, v, (size_t)(colon - v))) return -1;
   size_t klen = (size_t)(eq - colon - 1);
   const char *key = colon + 1, *val = eq + 1;
-#define KEY_IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
-  if (KEY_IS("codec") && !strcasecmp(val, "zstd")) return bad(flag, v, ZSTD_FRAMINGS);
+  const char *why = NULL;
   uint64_t n;
-  if ((KEY_IS("block-size") || KEY_IS("block_size") || KEY_IS("bytes-per-checksum") ||
-       KEY_IS("bytes_per_checksum")) &&
-      (cli_parse_size(val, &n) || n == 0 || n > (1u << 30)))
-    return bad(flag, v, "expected a size from 1 to 1g (e.g. 64k)");
+  hfg_writer_options w;
+  memset(&w, 0, sizeof w);
+#define KEY_IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
+  if (KEY_IS("codec")) {
+    if (!strcasecmp(val, "zstd")) why = ZSTD_FRAMINGS;
+    else if (hfg_codec_parse(val, &w.codec))
+      why = "expected none, gz, snappy, lz4, zstd-hadoop or zstd-hbase";
+  } else if (KEY_IS("bloom")) {
+    if (hfg_bloom_spec_parse(val, &w.bloom, &w.bloom_prefix_length))
+      why = !strncasecmp(val, "rowprefix:", 10)
+                ? "expected rowprefix:N with a prefix length N of 1..32767 bytes"
+                : "expected none, row, rowcol or rowprefix:N";
+  } else if (KEY_IS("checksum")) {
+    if (hfg_checksum_type_parse(val, &w.checksum) || w.checksum == HFG_CHECKSUM_NULL)
+      why = "expected crc32c or crc32";
+  } else if (KEY_IS("block-size") || KEY_IS("block_size") || KEY_IS("bytes-per-checksum") ||
+             KEY_IS("bytes_per_checksum")) {
+    if (cli_parse_size(val, &n) || n == 0 || n > (1u << 30))
+      why = "expected a size from 1 to 1g (e.g. 64k)";
+  } else if (KEY_IS("encoding") || KEY_IS("data_block_encoding")) {
+    if (hfg_encoding_parse(val, &w.encoding))
+      why = "expected none, prefix, diff, fast_diff or row_index_v1";
+  } else {
+    fprintf(stderr, "hfilegen %s: %s %s: family '%.*s', key '%.*s': unknown key (codec, bloom, "
+            "block-size, checksum, bytes-per-checksum, encoding)\n", cli_command, flag, v,
+            (int)(colon - v), v, (int)klen, key);
+    return -1;
+  }
 #undef KEY_IS
-  return 0;
+  if (!why) return 0;
+  fprintf(stderr, "hfilegen %s: %s %s: family '%.*s', key '%.*s', value '%s': %s\n", cli_command,
+          flag, v, (int)(colon - v), v, (int)klen, key, val, why);
+  return -1;
 }
 
 static void free_list(char **l) {
@@ -285,7 +318,16 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   if (!strcmp(a, "--header")) { o->header = 1; header_given = 1; return 0; }
   if (!strcmp(a, "--keep-key-columns")) { o->keep_key_columns = 1; return 0; }
   if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) { cli_quiet = 1; return 0; }
-  if (!v) return bad(a, NULL, "unknown flag or missing value");
+  if (!v && cli_flag_takes_value(cli_command, a) == 1) {
+    fprintf(stderr, "hfilegen %s: %s needs a value\n", cli_command, a);
+    return -1;
+  }
+  if (!v) { /* a flag the tables do not know, or one of theirs whose value is missing */
+    char hint[256];
+    fprintf(stderr, "hfilegen %s: unknown option '%s'%s, or it needs a value\n", cli_command, a,
+            cli_flag_suggest(cli_command, a, hint, sizeof hint));
+    return -1;
+  }
   (*i)++;
   if (!strcmp(a, "--rowkey")) o->rowkey = v;
   else if (!strcmp(a, "--out")) o->out_dir = v;
@@ -472,19 +514,13 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     else return bad(a, v, "expected zlib (HBase's bytes, the default) or isal");
   } else {
     (*i)--;
-    return bad(a, v, "unknown flag (see hfilegen build --help)");
+    cli_flag_unknown(cli_command, a);
+    return -1;
   }
   return 0;
 }
 
-/* Where a job file's inputs and maps go: fixed arrays of `cap` entries, or
- * (grow) arrays reallocated as entries come. */
-typedef struct job_lists {
-  const char ***inputs, ***maps;
-  size_t *ninputs, *nmaps;
-  size_t cap_inputs, cap_maps;
-  int grow;
-} job_lists;
+static char **job_cols; /* a job file's columns */
 
 /* Room for one more entry in *list (holding n of *cap); prints why not. */
 static int job_room(const char *path, unsigned long line, const char *key, const char ***list,
@@ -514,10 +550,15 @@ void cli_job_key_hook(cli_job_key_fn fn, void *ctx) {
   job_key_ctx = ctx;
 }
 
-static int job_apply(const char *path, unsigned long line, const char *key, const char *val,
-                     hfg_build_options *o, job_lists *jl, char ***cols) {
+int cli_job_apply(const char *path, unsigned long line, const char *key, const char *val,
+                  hfg_build_options *o, cli_job_lists *jl) {
   const char *v = keep(val);
   if (!v) {
+    fprintf(stderr, "hfilegen: job file %s: out of memory\n", path);
+    return -1;
+  }
+  if (!strcmp(key, "columns")) {
+    if (!split_columns(v, &job_cols, o)) return 0;
     fprintf(stderr, "hfilegen: job file %s: out of memory\n", path);
     return -1;
   }
@@ -540,137 +581,36 @@ static int job_apply(const char *path, unsigned long line, const char *key, cons
   }
   if (taken) return 0;
   int dummy = 0;
-  int is_bool = !strcmp(flag, "--header") || !strcmp(flag, "--keep-key-columns") ||
-                !strcmp(flag, "--quiet");
-  if (is_bool) {
-    int on = !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1");
-    if (!strcmp(flag, "--header")) o->header = on, header_given = 1;
+  if (cli_flag_takes_value("build", flag) == 0) { /* header: true, quiet: false, ... */
+    int on = !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
+             !strcmp(v, "1");
+    int off = !strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") ||
+              !strcmp(v, "0");
+    if (!on && !off) {
+      fprintf(stderr, "hfilegen %s: job file %s line %lu: key '%s': expected true or false, "
+              "got '%s'\n", cli_command, path, line, key, v);
+      return -1;
+    }
+    if (!strcmp(flag, "--header") || !strcmp(flag, "--no-header"))
+      o->header = on == !strcmp(flag, "--header"), header_given = 1;
     else if (!strcmp(flag, "--keep-key-columns")) o->keep_key_columns = on;
-    else cli_quiet = on;
-    return 0;
+    else if (!strcmp(flag, "--quiet")) cli_quiet = on;
+    else if (on) v = NULL; /* another such flag: given, as on the command line */
+    else return 0;
+    if (v) return 0;
   }
-  if (cli_apply_build_flag(o, flag, v, *jl->maps, jl->nmaps, cols, &dummy)) {
-    fprintf(stderr, "hfilegen build: %s line %lu: key '%s'\n", path, line, key);
+  if (cli_apply_build_flag(o, flag, v, *jl->maps, jl->nmaps, &job_cols, &dummy)) {
+    fprintf(stderr, "hfilegen %s: job file %s line %lu: key '%s'\n", cli_command, path, line,
+            key);
     return -1;
   }
   return 0;
 }
 
-static char **job_cols;
-
-/* A template written unquoted in YAML (rowkey: {id % 10}|{id}) is a flow
- * mapping, and libyaml's message ("did not find expected key") does not say
- * so. Prints a hint when line `line` (1-based) of the job file has a key whose
- * value starts with '{'. */
-static void yaml_brace_hint(const char *path, unsigned long line) {
-  FILE *f = fopen(path, "r");
-  char buf[4096];
-  unsigned long n = 0;
-  if (!f) return;
-  while (fgets(buf, sizeof buf, f) && ++n < line) {}
-  fclose(f);
-  if (n != line) return;
-  const char *c = strchr(buf, ':');
-  if (!c || buf[0] == '#') return;
-  const char *v = c + 1;
-  while (*v == ' ' || *v == '\t') v++;
-  if (*v != '{') return;
-  fprintf(stderr,
-          "hfilegen build: job file %s line %lu: a value that starts with '{' is a YAML mapping: "
-          "quote the template, e.g. rowkey: \"{id %% 10}|{id}\"\n",
-          path, line);
-}
-
-static int load_job(const char *path, hfg_build_options *o, job_lists *jl) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "hfilegen build: job file %s: %s\n", path, strerror(errno));
-    return -1;
-  }
-  yaml_parser_t p;
-  yaml_document_t doc;
-  if (!yaml_parser_initialize(&p)) {
-    fprintf(stderr, "hfilegen build: job file %s: out of memory\n", path);
-    fclose(f);
-    return -1;
-  }
-  yaml_parser_set_input_file(&p, f);
-  int rc = -1;
-  if (!yaml_parser_load(&p, &doc)) {
-    fprintf(stderr, "hfilegen build: job file %s line %lu: %s\n", path,
-            (unsigned long)p.problem_mark.line + 1, p.problem ? p.problem : "YAML error");
-    yaml_brace_hint(path, (unsigned long)p.problem_mark.line + 1);
-    if (p.context_mark.line != p.problem_mark.line)
-      yaml_brace_hint(path, (unsigned long)p.context_mark.line + 1);
-    goto out;
-  }
-  yaml_node_t *root = yaml_document_get_root_node(&doc);
-  if (!root || root->type != YAML_MAPPING_NODE) {
-    fprintf(stderr, "hfilegen build: job file %s: expected a mapping of settings\n", path);
-    goto doc;
-  }
-  rc = 0;
-  for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
-       !rc && pr < root->data.mapping.pairs.top; pr++) {
-    yaml_node_t *k = yaml_document_get_node(&doc, pr->key);
-    yaml_node_t *v = yaml_document_get_node(&doc, pr->value);
-    unsigned long line = (unsigned long)k->start_mark.line + 1;
-    if (k->type != YAML_SCALAR_NODE) {
-      fprintf(stderr, "hfilegen build: job file %s line %lu: keys must be scalars\n", path, line);
-      rc = -1;
-      break;
-    }
-    const char *key = (const char *)k->data.scalar.value;
-    if (v->type == YAML_SCALAR_NODE) {
-      if (!strcmp(key, "columns")) {
-        rc = split_columns((const char *)v->data.scalar.value, &job_cols, o);
-      } else {
-        rc = job_apply(path, line, key, (const char *)v->data.scalar.value, o, jl, &job_cols);
-      }
-    } else if (v->type == YAML_SEQUENCE_NODE) {
-      if (!strcmp(key, "columns")) {
-        /* join into the comma form */
-        char buf[8192] = "";
-        for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-             it++) {
-          yaml_node_t *e = yaml_document_get_node(&doc, *it);
-          if (e->type != YAML_SCALAR_NODE) continue;
-          if (buf[0]) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
-          strncat(buf, (const char *)e->data.scalar.value, sizeof buf - strlen(buf) - 1);
-        }
-        rc = split_columns(buf, &job_cols, o);
-        continue;
-      }
-      for (yaml_node_item_t *it = v->data.sequence.items.start;
-           !rc && it < v->data.sequence.items.top; it++) {
-        yaml_node_t *e = yaml_document_get_node(&doc, *it);
-        if (e->type != YAML_SCALAR_NODE) {
-          fprintf(stderr, "hfilegen build: job file %s line %lu: lists hold scalars only\n", path,
-                  (unsigned long)e->start_mark.line + 1);
-          rc = -1;
-          break;
-        }
-        rc = job_apply(path, line, key, (const char *)e->data.scalar.value, o, jl, &job_cols);
-      }
-    } else {
-      fprintf(stderr, "hfilegen build: job file %s line %lu: '%s' must be a scalar or a list\n",
-              path, line, key);
-      if (v->type == YAML_MAPPING_NODE) yaml_brace_hint(path, line);
-      rc = -1;
-    }
-  }
-doc:
-  yaml_document_delete(&doc);
-out:
-  yaml_parser_delete(&p);
-  fclose(f);
-  return rc;
-}
-
 int cli_load_job(const char *path, hfg_build_options *o, const char **inputs, size_t *ninputs,
                  const char **maps, size_t *nmaps, size_t cap) {
-  job_lists jl = {&inputs, &maps, ninputs, nmaps, cap, cap, 0};
-  return load_job(path, o, &jl);
+  cli_job_lists jl = {&inputs, &maps, ninputs, nmaps, cap, cap, 0};
+  return cli_job_yaml_load(path, o, &jl);
 }
 
 int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char ***inputs,
@@ -681,8 +621,8 @@ int cli_load_job_args(int argc, char **argv, hfg_build_options *o, const char **
   *inputs = NULL;
   *maps = NULL;
   *ninputs = *nmaps = 0;
-  job_lists jl = {inputs, maps, ninputs, nmaps, 0, 0, 1};
-  int rc = job_file ? load_job(job_file, o, &jl) : 0;
+  cli_job_lists jl = {inputs, maps, ninputs, nmaps, 0, 0, 1};
+  int rc = job_file ? cli_job_yaml_load(job_file, o, &jl) : 0;
   job_key_fn = NULL;
   if (rc) return -1;
   /* then room for every word of the command line */

@@ -112,5 +112,59 @@ check "--version and version print the CMake version" '"$H" --version | grep -qx
 check "help build is build --help" '[ "$("$H" help build)" = "$("$H" build --help)" ]'
 check "splits --format shell defaults to build's codec NONE" '"$H" splits --regions 2 --format shell | grep -q "COMPRESSION => '"'"'NONE'"'"'"'
 
+# 8. job files (#29 item 5): a key given twice, a list or a mapping where one value goes,
+# refused naming the file, the key and its line (before: the last key won, a list's last
+# entry won, and 'map: {note: d:note}' got the hint to quote a rowkey template)
+J=("$H" build --out "$T/jnever" --quiet "$IN")
+jf() { printf "$2" > "$T/$1.yaml"; }
+jf dup 'rowkey: "{id}"\ncodec: lz4\ncodec: gz\n'
+refused "dup.yaml line 3: key 'codec' given twice (first on line 2)" "${J[@]}" --job "$T/dup.yaml"
+jf dup2 'rowkey: "{id}"\nblock-size: 8k\nfamily: cf\nblock_size: 16k\n'
+refused "dup2.yaml line 4: key 'block_size' sets 'block-size' of line 2 again" "${J[@]}" --job "$T/dup2.yaml"
+jf dup3 'rowkey: "{id}"\ntable: t\ntable: u\n'
+refused "dup3.yaml line 3: key 'table' given twice" "${J[@]}" --job "$T/dup3.yaml"
+jf dup4 'rowkey: "{id}"\nmap: [{note: d:note, note: e:note}]\n'
+refused "dup4.yaml line 2: key 'note' (in 'map') given twice" "${J[@]}" --job "$T/dup4.yaml"
+jf list 'rowkey: "{id}"\nmemory: [1g]\n'
+refused "list.yaml line 2: key 'memory' takes one value, not a list: write memory: 1g" "${J[@]}" --job "$T/list.yaml"
+jf list2 'rowkey: "{id}"\ncodec:\n  - lz4\n  - gz\n'
+refused "list2.yaml line 2: key 'codec' takes one value, not a list" "${J[@]}" --job "$T/list2.yaml"
+jf mapmap 'rowkey: "{id}"\nmap: {note: d:note}\n'
+refused "mapmap.yaml line 2: key 'map' takes COL=FAMILY:QUALIFIER entries, not a YAML mapping: write map: [\"note=d:note\"]" \
+  "${J[@]}" --job "$T/mapmap.yaml"
+check "  and not the rowkey template hint" '! grep -q "quote the template" "$T/err"'
+jf mapitem 'rowkey: "{id}"\nmap:\n  - note: d:note\n'
+refused "mapitem.yaml line 2: key 'map': the entry on line 3 is a YAML mapping, not one value: write '- note=d:note'" \
+  "${J[@]}" --job "$T/mapitem.yaml"
+jf codecmap 'rowkey: "{id}"\ncodec: {lz4}\n'
+refused "codecmap.yaml line 2: key 'codec' takes one value, not a YAML mapping" "${J[@]}" --job "$T/codecmap.yaml"
+jf inmap 'rowkey: "{id}"\ninputs: {a: b}\n'
+refused "inmap.yaml line 2: key 'inputs' takes a list of values, not a YAML mapping" "${J[@]}" --job "$T/inmap.yaml"
+jf colnest 'rowkey: "{id}"\ncolumns: [id, [x]]\n'
+refused "colnest.yaml line 2: key 'columns': the entry on line 2 is a YAML list" "${J[@]}" --job "$T/colnest.yaml"
+jf rk 'rowkey: {id}\n'
+refused "rk.yaml line 1: a value that starts with '{' is a YAML mapping: quote the template" "${J[@]}" --job "$T/rk.yaml"
+printf 'rowkey: "{id}"\ncodec: {lz4: x}|y\n' > "$T/brace.yaml"
+refused "brace.yaml line 2: a value that starts with '{' is a YAML mapping: quote the value, e.g. codec:" \
+  "${J[@]}" --job "$T/brace.yaml"
+check "  (the template hint is for the rowkey only)" '! grep -q "quote the template" "$T/err"'
+jf unk 'rowkey: "{id}"\ncodecs: [lz4]\n'
+refused "unk.yaml line 2: unknown key 'codecs' (did you mean codec?)" "${J[@]}" --job "$T/unk.yaml"
+jf hdr 'rowkey: "{id}"\nheader: maybe\n'
+refused "hdr.yaml line 2: key 'header': expected true or false, got 'maybe'" "${J[@]}" --job "$T/hdr.yaml"
+check "nothing was written for a refused job file" '[ ! -e "$T/jnever" ]'
+# what stays fine: lists for the keys that take many, a scalar for one entry, booleans
+printf 'rowkey: "{id %% 4}|{id}"\ntimestamp: 1\nmap:\n  - note=d:note\nfamily-option: [d:codec=gz, "cf:bloom=row"]\ncolumns: [id, user_id, created_at, amount, status, note]\nheader: yes\ninputs: %s\n' "$IN" > "$T/good.yaml"
+"$H" build --job "$T/good.yaml" --out "$T/jgood" --quiet 2> "$T/jgood.err"
+"$H" build --rowkey '{id % 4}|{id}' --timestamp 1 --map note=d:note --family-option d:codec=gz \
+  --family-option cf:bloom=row --header --columns id,user_id,created_at,amount,status,note \
+  --out "$T/jflags" --quiet "$IN"
+check "a job file of lists, a scalar input and a boolean builds as the same flags ($(head -c 200 "$T/jgood.err"))" \
+  '[ -f "$T/jgood/_SUCCESS" ] && diff -r "$T/jgood/cf" "$T/jflags/cf" >/dev/null && diff -r "$T/jgood/d" "$T/jflags/d" >/dev/null'
+printf 'rowkey: "{id}"\nno-header: false\ntimestamp: 1\n' > "$T/nh.yaml"
+"$H" build --job "$T/nh.yaml" --out "$T/jnh" --quiet "$IN" 2> "$T/jnh.err"
+check "no-header: false keeps the header ($(head -c 200 "$T/jnh.err"))" \
+  '[ "$("$H" inspect --cells --tsv "$T"/jnh/cf/* | cut -f1 | sort -u | wc -l)" -eq 5000 ]'
+
 echo "job_and_flags: $passes passed, $fails failed"
 [ $fails -eq 0 ]

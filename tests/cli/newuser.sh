@@ -339,8 +339,8 @@ check "binary input: said to look binary, naming the file, byte and line" \
 
 # ---- 20. what is read once, written nowhere, or written to no file --------------------------
 printf 'id,v\n1,x\n' | "$H" build --rowkey '{id}' --out "$T/y1" --quiet - - 2> "$T/y1.err"
-check "stdin given twice: refused (the second read was empty, silently)" \
-  '[ $? -eq 1 ] && unpublished "$T/y1" && grep -q "(stdin) is inputs 1 and 2: it can be read once" "$T/y1.err"'
+check "stdin given twice: refused, a usage error (the second read was empty, silently)" \
+  '[ $? -eq 2 ] && unpublished "$T/y1" && grep -q "(stdin) is inputs 1 and 2: it can be read once" "$T/y1.err"'
 "$H" build --rowkey '{id}' --out "$T/y2" --rejects - --quiet "$T/small.csv" 2> "$T/y2.err"
 check "--rejects -: refused (it wrote a file named -)" '[ $? -eq 2 ] && [ ! -e ./- ] && grep -q "rejects go to a file" "$T/y2.err"'
 printf 'id,v\n1,\n2,\n' > "$T/nocell.csv"
