@@ -143,7 +143,7 @@ run bad-sample 2 -- "$H" plan --rowkey '{id}' --sample 2 "$ORDERS"
 has bad-sample "$T/err" "bad --sample '2'"
 run missing 1 -- "$H" plan --rowkey '{id}' "$T/nope.csv"
 has missing "$T/err" "nope.csv"
-run bad-template 1 -- "$H" plan --rowkey '{nope}' "$ORDERS"
+run bad-template 2 -- "$H" plan --rowkey '{nope}' "$ORDERS"
 has bad-template "$T/err" "rowkey '{nope}'"
 run help 0 -- "$H" plan --help
 has help "$T/out" "12 + 8 + rowkey + family + qualifier + value + 3"

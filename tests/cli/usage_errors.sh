@@ -39,7 +39,8 @@ exits 2 "--format csv does not apply to mysql://etl@127.0.0.1:1/shop?table=order
   "$H" plan --rowkey '{id}' --format csv "$MY"
 printf 'rowkey: "{id}"\nformat: pg-text\ninputs: ["%s"]\n' "$PG" > "$T/dbjob.yaml"
 exits 2 "--format pg-text does not apply to" "${B[@]}" --job "$T/dbjob.yaml"
-exits 1 "note: --format tsv is for the files; postgresql://etl@127.0.0.1:1/shop?table=orders (input 2) is a database input" \
+# (the CSV read as TSV has one column, so {id} is refused: a usage error, exit 2)
+exits 2 "note: --format tsv is for the files; postgresql://etl@127.0.0.1:1/shop?table=orders (input 2) is a database input" \
   "${B[@]}" --format tsv "$IN" "$PG"
 
 # ---- (c) --family-option errors name the flag, the family, the key and the value -----------
