@@ -26,6 +26,11 @@ extern "C" {
 
 #define HFG_REKEY_OPTIONS_VERSION 1
 
+#define HFG_REKEY_GIVEN_CODEC 1u
+#define HFG_REKEY_GIVEN_BLOOM 2u
+#define HFG_REKEY_GIVEN_BLOCK_SIZE 4u
+#define HFG_REKEY_GIVEN_ENCODING 8u
+
 typedef struct hfg_rekey_options {
   unsigned version;          /* HFG_REKEY_OPTIONS_VERSION */
   const char *from_dir;      /* an HBase root directory or an ExportSnapshot target; without
@@ -34,8 +39,15 @@ typedef struct hfg_rekey_options {
   const char *old_key;       /* the old rowkey's pattern ({id}, {id:long}, {user}|{ts}) */
   int raw;                   /* every cell, markers included */
   int64_t as_of;             /* the scan's "now" for TTL, ms; < 0: the job's start */
+  /* HFG_REKEY_GIVEN_*: which of build.hfile's settings the caller chose (flags): they win
+   * over the snapshot's schema for every family, as over a live table's (table_families,
+   * whose entries leave them unset). Layers, last wins: build.hfile, the schema,
+   * build.table_families, the given settings, build.family_options. */
+  unsigned hfile_given;
   /* rowkey (the new one), splits_file / split_keys, out_dir, tmp_dir, memory,
-   * threads, max_file_size, hfile, family_options, table_families, rejects_path,
+   * threads, max_file_size, hfile, family_options, table_families (the new table's
+   * families, build --table's: every family of the snapshot must be among them, or
+   * completebulkload would refuse the output), rejects_path,
    * max_rejects, on_duplicate (must stay ERROR: a re-keying is one to one),
    * job_timestamp (names the files), cancel, progress. Inputs, columns and
    * mappings are not used. */

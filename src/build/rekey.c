@@ -51,11 +51,13 @@ typedef struct rekey {
 } rekey;
 
 /* The schema's HFile settings of family f, as HFileOutputFormat2 takes a
- * table's (build --table does the same from a live table). */
-static int schema_family(const hfg_snap_family *sf, hfg_build_family *bf, char *why, size_t wl) {
+ * table's (build --table does the same from a live table), but for those a
+ * later layer chooses (skip, HFG_REKEY_GIVEN_*). */
+static int schema_family(const hfg_snap_family *sf, unsigned skip, hfg_build_family *bf,
+                         char *why, size_t wl) {
   memset(bf, 0, sizeof *bf);
   bf->name = sf->name;
-  if (sf->compression) {
+  if (sf->compression && !(skip & HFG_REKEY_GIVEN_CODEC)) {
     char lower[32];
     size_t k = 0;
     for (; sf->compression[k] && k + 1 < sizeof lower; k++)
@@ -74,7 +76,7 @@ static int schema_family(const hfg_snap_family *sf, hfg_build_family *bf, char *
     }
     bf->has_codec = 1;
   }
-  if (sf->bloomfilter) {
+  if (sf->bloomfilter && !(skip & HFG_REKEY_GIVEN_BLOOM)) {
     if (!strcasecmp(sf->bloomfilter, "ROWPREFIX_FIXED_LENGTH")) {
       bf->bloom = HFG_BLOOM_ROWPREFIX;
       if (sf->bloom_prefix_length <= 0) {
@@ -90,7 +92,7 @@ static int schema_family(const hfg_snap_family *sf, hfg_build_family *bf, char *
     }
     bf->has_bloom = 1;
   }
-  if (sf->data_block_encoding) {
+  if (sf->data_block_encoding && !(skip & HFG_REKEY_GIVEN_ENCODING)) {
     if (hfg_encoding_parse(sf->data_block_encoding, &bf->encoding)) {
       snprintf(why, wl, "family %s: DATA_BLOCK_ENCODING %s is not an encoding hfilegen writes",
                sf->name, sf->data_block_encoding);
@@ -98,8 +100,62 @@ static int schema_family(const hfg_snap_family *sf, hfg_build_family *bf, char *
     }
     bf->has_encoding = 1;
   }
-  if (sf->blocksize > 0) bf->block_size = (uint32_t)sf->blocksize;
+  if (sf->blocksize > 0 && !(skip & HFG_REKEY_GIVEN_BLOCK_SIZE))
+    bf->block_size = (uint32_t)sf->blocksize;
   return 0;
+}
+
+/* Which of family fam's settings a later layer chooses (HFG_REKEY_GIVEN_*): a flag
+ * (ro->hfile_given), the new table's family (--table), a --family-option. The schema
+ * leaves those unset, so that a schema value hfilegen cannot write (COMPRESSION LZO, say)
+ * is no error when something else chooses it, as the error messages tell the user to do. */
+static unsigned chosen_elsewhere(const hfg_rekey_options *ro, const char *fam) {
+  const hfg_build_options *o = &ro->build;
+  unsigned m = ro->hfile_given;
+  for (size_t k = 0; k < o->ntable_families; k++) {
+    const hfg_build_family *t = &o->table_families[k];
+    if (!t->name || strcmp(t->name, fam)) continue;
+    if (t->has_codec) m |= HFG_REKEY_GIVEN_CODEC;
+    if (t->has_bloom) m |= HFG_REKEY_GIVEN_BLOOM;
+    if (t->block_size) m |= HFG_REKEY_GIVEN_BLOCK_SIZE;
+    if (t->has_encoding) m |= HFG_REKEY_GIVEN_ENCODING;
+  }
+  size_t fl = strlen(fam);
+  for (size_t i = 0; i < o->nfamily_options; i++) {
+    const char *spec = o->family_options[i];
+    if (strncmp(spec, fam, fl) || spec[fl] != ':') continue;
+    const char *key = spec + fl + 1, *eq = strchr(key, '=');
+    size_t kl = eq ? (size_t)(eq - key) : 0;
+#define KEY_IS(lit) (kl == sizeof lit - 1 && !strncmp(key, lit, kl))
+    if (KEY_IS("codec")) m |= HFG_REKEY_GIVEN_CODEC;
+    else if (KEY_IS("bloom")) m |= HFG_REKEY_GIVEN_BLOOM;
+    else if (KEY_IS("block-size") || KEY_IS("block_size")) m |= HFG_REKEY_GIVEN_BLOCK_SIZE;
+    else if (KEY_IS("encoding") || KEY_IS("data_block_encoding")) m |= HFG_REKEY_GIVEN_ENCODING;
+#undef KEY_IS
+  }
+  return m;
+}
+
+/* With the new table's families (--table), each family of the old table must be one of
+ * them: completebulkload refuses a family folder the table lacks ("Unmatched family
+ * names"), so the job fails before reading a cell rather than after writing them all. */
+static int check_table_family(job *j, const hfg_snap_family *sf) {
+  const hfg_build_options *o = j->o;
+  if (!o->ntable_families) return 0;
+  for (size_t k = 0; k < o->ntable_families; k++)
+    if (o->table_families[k].name && !strcmp(o->table_families[k].name, sf->name)) return 0;
+  char have[512];
+  size_t at = 0;
+  have[0] = 0;
+  for (size_t k = 0; k < o->ntable_families && at + 1 < sizeof have; k++)
+    at += (size_t)snprintf(have + at, sizeof have - at, "%s%s", k ? ", " : "",
+                           o->table_families[k].name ? o->table_families[k].name : "?");
+  if (at >= sizeof have) at = sizeof have - 1;
+  return fail(j, HFG_EINVAL,
+              "family '%s' of the old table is not a family of the new table (its families: "
+              "%s): completebulkload would refuse the output (unmatched family names); add "
+              "the family to the new table",
+              sf->name, have);
 }
 
 /* manifest.json's "rekey": where the cells came from and what became of them. */
@@ -158,8 +214,11 @@ static int setup(rekey *k) {
     if (hfg_colmap_add_family(&j->map, sf->name, sf->name_len, &e) != (long)f)
       rc = fail(j, e.code ? e.code : HFG_EINVAL, "family %s: %s", sf->name,
                 e.code ? e.msg : "listed twice");
-    else if ((rc = schema_family(sf, &base[f], msg, sizeof msg)))
+    else if ((rc = schema_family(sf, chosen_elsewhere(ro, sf->name), &base[f], msg,
+                                 sizeof msg)))
       fail(j, rc, "%s", msg);
+    else if ((rc = check_table_family(j, sf)))
+      break;
   }
   if (!rc) {
     j->families = j->map.families;

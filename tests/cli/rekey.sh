@@ -85,4 +85,46 @@ has "$out" "--map is not a rekey option" "--map refused"
 out=$("$H" rekey --from old --old-key '{user}' --rowkey '{id}' --out x 2>&1)
 [ $? -eq 2 ] || fail "an unknown new-key field must be a usage error ($out)"
 
+# ---- a snapshot (tests/cli/rekey_snapshot.py: a plain file, a link, references) ----
+python3 "$SRC/tools/make_sample.py" 3000 small.csv
+printf '5\n' >split5.txt
+"$H" build --rowkey '{id}' --splits split5.txt --out old2 --timestamp $TS --quiet \
+  --map note=d:note small.csv || fail "two-region old table build"
+python3 "$SRC/tests/cli/rekey_snapshot.py" old2 root --family-attr cf:COMPRESSION=GZ \
+  --family-attr d:COMPRESSION=LZO >root.files || fail "snapshot layout"
+S1=(--from root --snapshot s1 --old-key '{id}' --rowkey '{id % 10}|{id}' --job-timestamp $TS
+  --as-of $TS)
+"$H" rekey --from old2 --old-key '{id}' --rowkey '{id % 10}|{id}' --splits \
+  "$SRC/samples/splits/salt10.txt" --out f2 --job-timestamp $TS --as-of $TS --quiet ||
+  fail "rekey of the family folders"
+codec_of() { "$H" inspect "$(ls "$1"/* | head -1)" | sed -n 's/^  compression: \([a-z0-9-]*\).*/\1/p'; }
+# the schema's LZO is no codec hfilegen writes: refused, naming the family and the fix
+out=$("$H" rekey "${S1[@]}" --splits "$SRC/samples/splits/salt10.txt" --out s2 2>&1)
+[ $? -eq 1 ] || fail "a schema codec hfilegen cannot write must fail: $out"
+has "$out" "family d: COMPRESSION LZO is not a codec hfilegen writes" "LZO refused"
+[ -e s2 ] && fail "the LZO refusal published"
+# ... a --family-option for it is the fix; cf keeps the schema's GZ
+out=$("$H" rekey "${S1[@]}" --splits "$SRC/samples/splits/salt10.txt" --out s2 \
+  --family-option d:codec=lz4 2>&1) || fail "rekey of the snapshot: $out"
+has "$out" "old rows          3000 read, 0 rejected" "snapshot summary"
+[ "$(cells s2 | md5sum)" = "$(cells f2 | md5sum)" ] || fail "snapshot cells differ from the folders'"
+[ "$(codec_of s2/cf)" = gz ] || fail "cf: the schema's GZ, got $(codec_of s2/cf)"
+[ "$(codec_of s2/d)" = lz4 ] || fail "d: the --family-option's lz4, got $(codec_of s2/d)"
+# a flag wins over the schema for every family (it was overridden by the schema's GZ)
+"$H" rekey "${S1[@]}" --splits "$SRC/samples/splits/salt10.txt" --out s3 --codec none \
+  --quiet || fail "rekey --codec none"
+[ "$(codec_of s3/cf)" = none ] && [ "$(codec_of s3/d)" = none ] ||
+  fail "--codec none over the schema: cf $(codec_of s3/cf), d $(codec_of s3/d)"
+# --table: the live lookup's refusals (the cluster case is RekeyCheck's, tests/interop)
+out=$(env -u HBASE_CONF_DIR "$H" rekey "${S1[@]}" --table new --out s4 2>&1)
+[ $? -eq 2 ] || fail "--table without a quorum must be a usage error: $out"
+has "$out" "needs the cluster's ZooKeeper quorum" "--table quorum"
+out=$("$H" rekey "${S1[@]}" --table new --zookeeper 127.0.0.1:1 --splits split5.txt --out s4 2>&1)
+[ $? -eq 2 ] || fail "--table with --splits must be a usage error: $out"
+has "$out" "--splits and --table exclude each other" "--table with --splits"
+out=$("$H" rekey "${S1[@]}" --table new --zookeeper 127.0.0.1:1 --hbase-timeout 500 --out s4 2>&1)
+[ $? -eq 1 ] || fail "an unreachable quorum must fail with 1: $out"
+has "$out" "127.0.0.1:1 unreachable" "--table unreachable"
+[ -e s4 ] && fail "a failed --table lookup published"
+
 [ "$failures" -eq 0 ] && echo "rekey: all passed" || { echo "rekey: $failures failed"; exit 1; }

@@ -118,6 +118,9 @@ static const char *old_dir(void) {
   return d;
 }
 
+static const hfg_build_family *run_table_families; /* build --table's, for the next run */
+static size_t run_ntable_families;
+
 static int run(const char *from, const char *out, const char *old_key, const char *rowkey,
                int raw, hfg_rekey_summary *s) {
   rm_rf(out);
@@ -138,6 +141,8 @@ static int run(const char *from, const char *out, const char *old_key, const cha
   o.build.split_keys = keys;
   o.build.split_key_lens = lens;
   o.build.nsplit_keys = 1;
+  o.build.table_families = run_table_families;
+  o.build.ntable_families = run_ntable_families;
   return hfg_rekey_run(&o, s);
 }
 
@@ -221,6 +226,51 @@ TEST(a_rekeying_that_merges_rows_fails) {
   snprintf(p, sizeof p, "%s/_SUCCESS", out);
   CHECK(access(p, F_OK) != 0);
   hfg_rekey_summary_free(&s);
+}
+
+/* --table: the new table's families give the HFile settings; a family of the old
+ * table the new one lacks fails before anything is written (completebulkload would
+ * refuse the output). */
+TEST(the_new_tables_families) {
+  const char *from = old_dir(), *out = t_tmp_path("test_rekey", "table");
+  hfg_build_family fams[2];
+  memset(fams, 0, sizeof fams);
+  fams[0].name = "a";
+  fams[0].has_codec = 1;
+  fams[0].codec = HFG_CODEC_GZ;
+  fams[1].name = "b";
+  run_table_families = fams;
+  run_ntable_families = 2;
+  hfg_rekey_summary s;
+  CHECK_EQ_INT(run(from, out, "{id}", "{id % 10}|{id}", 1, &s), 0);
+  hfg_rekey_summary_free(&s);
+  char d[1200];
+  snprintf(d, sizeof d, "%s/a", out);
+  struct dirent **names;
+  int n = scandir(d, &names, NULL, alphasort), seen = 0;
+  for (int i = 0; i < n; i++) {
+    if (names[i]->d_name[0] != '.') {
+      char p[1500];
+      snprintf(p, sizeof p, "%s/%s", d, names[i]->d_name);
+      hfg_reader *r = NULL;
+      CHECK_EQ_INT(hfg_reader_open(p, &r), 0);
+      CHECK_EQ_INT(hfg_reader_trailer(r)->compression, 1); /* GZ's Algorithm ordinal */
+      hfg_reader_close(r);
+      seen++;
+    }
+    free(names[i]);
+  }
+  if (n >= 0) free(names);
+  CHECK(seen > 0);
+  run_ntable_families = 1; /* the new table lacks b */
+  CHECK_EQ_INT(run(from, out, "{id}", "{id % 10}|{id}", 1, &s), HFG_EINVAL);
+  CHECK(strstr(s.build.error, "family 'b' of the old table is not a family of the new table "
+                              "(its families: a)") != NULL);
+  CHECK_EQ_INT(s.build.records_read, 0);
+  CHECK(access(out, F_OK) != 0);
+  hfg_rekey_summary_free(&s);
+  run_table_families = NULL;
+  run_ntable_families = 0;
 }
 
 T_MAIN
