@@ -16,10 +16,13 @@
 #define _GNU_SOURCE
 #include "hfilegen/rekey.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "build/build_internal.h"
 #include "build/cell_payload.h"
@@ -297,6 +300,20 @@ static int add_row(rekey *k, size_t region, uint64_t ordinal, const uint8_t *row
   return 0;
 }
 
+/* A scan's read error names the store file as the region lists it; the message adds
+ * the region, the family and the path of the bytes (a link's or reference's target). */
+static int scan_fail(rekey *k, const hfg_snap_region *reg, size_t f, hfg_store_scan *scan,
+                     int code) {
+  const char *msg = hfg_store_scan_errmsg(scan);
+  const hfg_snap_store *st = &reg->stores[f];
+  const char *path = NULL;
+  for (size_t i = 0; i < st->nfiles && !path; i++)
+    if (st->files[i].name && strstr(msg, st->files[i].name)) path = st->files[i].path;
+  return fail(k->j, code, "%s%s%sfamily %s: %s%s%s%s", reg->encoded[0] ? "region " : "",
+              reg->encoded, reg->encoded[0] ? ", " : "", hfg_snapshot_family(k->snap, f)->name,
+              msg, path ? " (file " : "", path ? path : "", path ? ")" : "");
+}
+
 static int rowcmp(const hfg_cell *a, const hfg_cell *b) {
   return hfg_bytes_cmp(a->row, a->row_len, b->row, b->row_len);
 }
@@ -379,7 +396,7 @@ static int ingest_region(rekey *k, size_t ri, hfg_store_scan **scans, hfg_reader
   if (!cur || !ncur || !take || !ntake) rc = fail(j, HFG_ENOMEM, "out of memory");
   for (size_t f = 0; f < nf && !rc; f++) {
     int n = hfg_store_scan_next_row(scans[f], &cur[f], &ncur[f]);
-    if (n < 0) rc = fail(j, n, "%s", hfg_store_scan_errmsg(scans[f]));
+    if (n < 0) rc = scan_fail(k, reg, f, scans[f], n);
     if (n == 0) ncur[f] = 0, cur[f] = NULL;
   }
   uint64_t ordinal = 0;
@@ -403,7 +420,7 @@ static int ingest_region(rekey *k, size_t ri, hfg_store_scan **scans, hfg_reader
     for (size_t f = 0; f < nf && !rc; f++) {
       if (!take[f]) continue;
       int n = hfg_store_scan_next_row(scans[f], &cur[f], &ncur[f]);
-      if (n < 0) rc = fail(j, n, "%s", hfg_store_scan_errmsg(scans[f]));
+      if (n < 0) rc = scan_fail(k, reg, f, scans[f], n);
       if (n == 0) ncur[f] = 0, cur[f] = NULL;
     }
   }
@@ -451,6 +468,24 @@ static int ingest(rekey *k) {
   return rc;
 }
 
+/* A failed job leaves the output directory as it found it: build's publisher brings a
+ * failed job's directory back with its (empty) family folders, so when the job created
+ * it, the empty folders and then the directory go, unless something stays in it (the
+ * rejects file a --max-rejects failure points to). */
+static void tidy_failed_out(const char *out) {
+  DIR *d = opendir(out);
+  if (!d) return;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+    char sub[4400];
+    snprintf(sub, sizeof sub, "%s/%s", out, de->d_name);
+    rmdir(sub); /* fails, and keeps it, unless it is an empty directory */
+  }
+  closedir(d);
+  rmdir(out);
+}
+
 int hfg_rekey_run(const hfg_rekey_options *ro, hfg_rekey_summary *rs) {
   memset(rs, 0, sizeof *rs);
   const hfg_build_options *o = &ro->build;
@@ -466,6 +501,8 @@ int hfg_rekey_run(const hfg_rekey_options *ro, hfg_rekey_summary *rs) {
              "a choice (--on-duplicate is for records)");
     return HFG_EINVAL;
   }
+  struct stat st;
+  int out_existed = stat(o->out_dir, &st) == 0;
   job jb;
   rekey k;
   memset(&k, 0, sizeof k);
@@ -487,5 +524,7 @@ int hfg_rekey_run(const hfg_rekey_options *ro, hfg_rekey_summary *rs) {
   hfg_buf_free(&k.payload);
   hfg_keyparse_free(k.kp);
   hfg_snapshot_free(k.snap);
-  return hfg_build_end(&jb, rc);
+  rc = hfg_build_end(&jb, rc);
+  if (rc && !out_existed) tidy_failed_out(o->out_dir);
+  return rc;
 }
