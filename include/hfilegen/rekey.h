@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "hfilegen/build.h"
+#include "hfilegen/scheme.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +74,24 @@ typedef struct hfg_rekey_summary {
 void hfg_rekey_options_init(hfg_rekey_options *o);
 int hfg_rekey_run(const hfg_rekey_options *o, hfg_rekey_summary *sum);
 void hfg_rekey_summary_free(hfg_rekey_summary *s);
+
+/* Over an old table, hfilegen plan and splits --algo sample take hfg_plan_options.rekey
+ * (include/hfilegen/plan.h); lint takes hfg_rekey_lint: */
+
+/* One old row whose key did not parse: "region R row N 'KEY': reason". */
+typedef void (*hfg_rekey_lint_reject_fn)(void *ctx, const char *what);
+
+/* A lint (include/hfilegen/scheme.h) of o->build.rowkey over the old table's rows as
+ * rekey reads them: each old key parsed by o->old_key, its fields one sample record
+ * (at most max_rows). Rows whose old key does not parse are counted in *rejected and
+ * passed to on_reject (may be NULL). On success *lint holds the samples (run
+ * hfg_lint_finish) and *scheme the new rowkey compiled against the old key's fields
+ * (the caller frees both; the lint borrows the scheme). < 0 with errmsg: the
+ * snapshot, the pattern or the re-keying refused, a store file unreadable. */
+int hfg_rekey_lint(const hfg_rekey_options *o, uint64_t regions, uint64_t max_rows,
+                   hfg_rekey_lint_reject_fn on_reject, void *ctx, hfg_lint **lint,
+                   hfg_scheme **scheme, uint64_t *rows, uint64_t *rejected, char *errmsg,
+                   size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -11,10 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hfilegen/plan.h"
 #include "hfilegen/reader.h"
 #include "hfilegen/rekey.h"
 #include "hfilegen/writer.h"
 #include "t.h"
+#include "scheme/lists.h"
 #include "util/buf.h"
 #include "util/coding.h"
 
@@ -226,6 +228,50 @@ TEST(a_rekeying_that_merges_rows_fails) {
   snprintf(p, sizeof p, "%s/_SUCCESS", out);
   CHECK(access(p, F_OK) != 0);
   hfg_rekey_summary_free(&s);
+}
+
+/* plan over the old table (hfg_plan_options.rekey): per new region exactly the rows
+ * and cells rekey writes there, visible (deletes applied: old row 5 has no visible
+ * cell, two of row 7's are masked) and raw; the before side is the old rowkey. */
+TEST(plan_over_the_old_table_counts_what_rekey_writes) {
+  const char *from = old_dir(), *out = t_tmp_path("test_rekey", "plan");
+  for (int raw = 0; raw <= 1; raw++) {
+    hfg_rekey_summary s;
+    CHECK_EQ_INT(run(from, out, "{id}", "{id % 10}|{id}", raw, &s), 0);
+    hfg_rekey_options o;
+    hfg_rekey_options_init(&o);
+    o.from_dir = from;
+    o.old_key = "{id}";
+    o.raw = raw;
+    o.as_of = 1000;
+    o.build.rowkey = "{id % 10}|{id}";
+    hfg_keylist *l = keylist_new();
+    CHECK(l && keylist_add(l, "5", 1) == 0);
+    hfg_plan_options po;
+    hfg_plan_options_init(&po);
+    po.build = &o.build;
+    po.rekey = &o;
+    po.splits = l;
+    hfg_plan *p = NULL;
+    char err[512];
+    CHECK_EQ_INT(hfg_plan_run(&po, &p, err, sizeof err), 0);
+    CHECK_EQ_INT(p->nregions, 2);
+    CHECK_EQ_INT(s.build.nregions, 2);
+    uint64_t rows = 0;
+    for (size_t r = 0; r < 2; r++) {
+      CHECK_EQ_INT(p->after.regions[r].rows, s.build.regions[r].rows);
+      CHECK_EQ_INT(p->after.regions[r].cells, s.build.regions[r].cells);
+      rows += s.build.regions[r].rows;
+    }
+    CHECK_EQ_INT(rows, raw ? 4 : 3);
+    CHECK_EQ_INT(p->records_read, s.build.records_read);
+    CHECK(!strcmp(p->before.key, "{id}"));
+    /* before: old keys 12 < 5 | 5, 7, 9 */
+    CHECK_EQ_INT(p->before.regions[0].rows, 1);
+    hfg_plan_free(p);
+    hfg_keylist_free(l);
+    hfg_rekey_summary_free(&s);
+  }
 }
 
 /* --table: the new table's families give the HFile settings; a family of the old
