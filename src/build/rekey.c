@@ -255,6 +255,11 @@ static int reject_row(rekey *k, size_t region, uint64_t ordinal, const uint8_t *
 static int add_row(rekey *k, const hfg_rekey_row *row) {
   job *j = k->j;
   j->sum->records_read++;
+  if (row->empty) { /* every cell deleted or expired: no new row (read = written +
+                       rejected + without cells) */
+    j->sum->records_without_cells++;
+    return 0;
+  }
   if (row->rejected)
     return reject_row(k, row->region, row->ordinal, row->old_key, row->old_len, row->why);
   if (row->key_len > LONG_KEY) j->sum->long_keys++;

@@ -26,11 +26,14 @@ struct hfg_rekey_rows {
   hfg_store_scan **scans;        /* per family */
   hfg_reader **readers;
   size_t nreaders;
-  const hfg_cell **cur;          /* each family's current row (NULL: the scan ended) */
-  size_t *ncur;
+  const hfg_cell **cur;          /* each family's current row's cells ... */
+  size_t *ncur;                  /* ... (0: the row has none left visible) */
+  const uint8_t **crow;          /* each family's current row (NULL: the scan ended) */
+  size_t *crow_len;
   const hfg_cell **take;         /* the row handed out: cur[f] where it is that row */
   size_t *ntake;
-  int advance;                   /* the families in take move on before the next row */
+  unsigned char *moves;          /* the families holding the row handed out ... */
+  int advance;                   /* ... move on before the next row */
   uint64_t ordinal;
   hfg_store_scan_counts done;    /* counts of the regions closed */
   uint64_t store_files;
@@ -43,6 +46,7 @@ static void add_counts(hfg_store_scan_counts *a, const hfg_store_scan_counts *b)
   a->cells_read += b->cells_read;
   a->cells_output += b->cells_output;
   a->rows_output += b->rows_output;
+  a->rows_empty += b->rows_empty;
   a->markers_read += b->markers_read;
   a->dropped_marker += b->dropped_marker;
   a->dropped_deleted += b->dropped_deleted;
@@ -97,6 +101,9 @@ int hfg_rekey_rows_open(const hfg_rekey_options *ro, int64_t as_of_ms, hfg_rekey
   } else if (!(r->scans = hfg_calloc(r->nf, sizeof *r->scans)) ||
              !(r->cur = hfg_calloc(r->nf, sizeof *r->cur)) ||
              !(r->ncur = hfg_calloc(r->nf, sizeof *r->ncur)) ||
+             !(r->crow = hfg_calloc(r->nf, sizeof *r->crow)) ||
+             !(r->moves = hfg_calloc(r->nf, sizeof *r->moves)) ||
+             !(r->crow_len = hfg_calloc(r->nf, sizeof *r->crow_len)) ||
              !(r->take = hfg_calloc(r->nf, sizeof *r->take)) ||
              !(r->ntake = hfg_calloc(r->nf, sizeof *r->ntake))) {
     rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
@@ -149,6 +156,7 @@ static int scan_options(const hfg_rekey_rows *r, size_t f, hfg_store_scan_option
   so->start_row_len = reg->start_key_len;
   so->end_row = reg->end_key;
   so->end_row_len = reg->end_key_len;
+  so->empty_rows = 1; /* a row whose every cell is gone is still an old row, counted */
   return 0;
 }
 
@@ -182,6 +190,17 @@ static int add_files(hfg_rekey_rows *r, size_t f, hfg_err *err) {
   return 0;
 }
 
+/* Family f's next row (its cells, maybe none, and its key): 0, or < 0 with err set. */
+static int step(hfg_rekey_rows *r, size_t f, hfg_err *err) {
+  int n = hfg_store_scan_next_row(r->scans[f], &r->cur[f], &r->ncur[f]);
+  if (n < 0) return scan_fail(r, f, n, err);
+  r->crow[f] = NULL;
+  r->crow_len[f] = 0;
+  if (n == 0) r->cur[f] = NULL, r->ncur[f] = 0;
+  else r->crow[f] = hfg_store_scan_row(r->scans[f], &r->crow_len[f]);
+  return 0;
+}
+
 /* Sets up region r->region: its scans, the first row of each. */
 static int open_region(hfg_rekey_rows *r, hfg_err *err) {
   r->open = 1;
@@ -196,16 +215,12 @@ static int open_region(hfg_rekey_rows *r, hfg_err *err) {
     if ((rc = add_files(r, f, err))) return rc;
   }
   for (size_t f = 0; f < r->nf; f++) {
-    int n = hfg_store_scan_next_row(r->scans[f], &r->cur[f], &r->ncur[f]);
-    if (n < 0) return scan_fail(r, f, n, err);
-    if (n == 0) r->cur[f] = NULL, r->ncur[f] = 0;
+    int rc = step(r, f, err);
+    if (rc) return rc;
   }
   return 0;
 }
 
-static int rowcmp(const hfg_cell *a, const hfg_cell *b) {
-  return hfg_bytes_cmp(a->row, a->row_len, b->row, b->row_len);
-}
 
 /* The old key parsed and re-keyed: 0 (row->key set), HFG_EPARSE (row->why set:
  * the row is rejected), or another code (fatal, err set). */
@@ -242,42 +257,42 @@ int hfg_rekey_rows_next(hfg_rekey_rows *r, hfg_rekey_row *row, hfg_err *err) {
   for (;;) {
     if (r->advance) { /* the families of the last row move on */
       r->advance = 0;
-      for (size_t f = 0; f < r->nf; f++) {
-        if (!r->take[f]) continue;
-        int n = hfg_store_scan_next_row(r->scans[f], &r->cur[f], &r->ncur[f]);
-        if (n < 0) {
-          rc = scan_fail(r, f, n, err);
-          goto failed;
-        }
-        if (n == 0) r->cur[f] = NULL, r->ncur[f] = 0;
-      }
+      for (size_t f = 0; f < r->nf; f++)
+        if (r->moves[f] && (rc = step(r, f, err))) goto failed;
     }
     if (!r->open) {
       if (r->next_region >= hfg_snapshot_nregions(r->snap)) return 0;
       r->region = r->next_region++;
       if ((rc = open_region(r, err))) goto failed;
     }
-    const hfg_cell *min = NULL;
+    long min = -1; /* the family holding the lowest current row */
     for (size_t f = 0; f < r->nf; f++)
-      if (r->cur[f] && (!min || rowcmp(r->cur[f], min) < 0)) min = r->cur[f];
-    if (!min) {
+      if (r->crow[f] && (min < 0 || hfg_bytes_cmp(r->crow[f], r->crow_len[f], r->crow[min],
+                                                   r->crow_len[min]) < 0))
+        min = (long)f;
+    if (min < 0) {
       close_region(r);
       continue;
     }
+    const uint8_t *key = r->crow[min];
+    size_t klen = r->crow_len[min], total = 0;
     for (size_t f = 0; f < r->nf; f++) {
-      int same = r->cur[f] && rowcmp(r->cur[f], min) == 0;
+      int same = r->crow[f] && hfg_bytes_cmp(r->crow[f], r->crow_len[f], key, klen) == 0;
+      r->moves[f] = (unsigned char)same; /* with cells or without */
       r->take[f] = same ? r->cur[f] : NULL;
       r->ntake[f] = same ? r->ncur[f] : 0;
+      total += r->ntake[f];
     }
-    r->advance = 1; /* the cells stay valid until each family's scan moves on */
+    r->advance = 1; /* the rows stay valid until each family's scan moves on */
     memset(row, 0, sizeof *row);
     row->region = r->region;
     row->ordinal = ++r->ordinal;
-    row->old_key = min->row;
-    row->old_len = min->row_len;
+    row->old_key = key;
+    row->old_len = klen;
     row->cells = r->take;
     row->ncells = r->ntake;
-    if ((rc = rekey_row(r, row, err))) goto failed;
+    row->empty = total == 0;
+    if (!row->empty && (rc = rekey_row(r, row, err))) goto failed;
     return 1;
   }
 failed:
@@ -310,6 +325,9 @@ void hfg_rekey_rows_free(hfg_rekey_rows *r) {
   hfg_free(r->scans);
   hfg_free(r->cur);
   hfg_free(r->ncur);
+  hfg_free(r->crow);
+  hfg_free(r->moves);
+  hfg_free(r->crow_len);
   hfg_free(r->take);
   hfg_free(r->ntake);
   hfg_scheme_free(r->scheme);

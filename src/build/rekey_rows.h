@@ -9,9 +9,9 @@
  * KEEP_DELETED_CELLS from the schema, or every version without one), their rows
  * merged by row: a row is the cells of every family that holds it. Each row's
  * old key is parsed by the old-key pattern (hfilegen/keyparse.h) and the new
- * key built from its fields by the new rowkey. A row the store scan leaves no
- * cell of (every cell deleted or expired) is no row here: the scans only
- * return rows with output cells.
+ * key built from its fields by the new rowkey. A row the scans leave no cell of
+ * (every cell deleted, expired or beyond VERSIONS) is a row too, marked empty:
+ * it is counted, never parsed or written.
  *
  * Calls: open, next* (until 0 or < 0), counts at any time, free. One thread.
  */
@@ -40,6 +40,8 @@ typedef struct hfg_rekey_row {
   size_t old_len;
   const hfg_cell *const *cells;  /* per family (hfg_snapshot_family order) ... */
   const size_t *ncells;          /* ... this many; 0 when the family lacks the row */
+  int empty;                     /* no family has a cell of it left (visible view): the
+                                    rest below is unset (not rejected, no key) */
   /* rejected == 0: the new key; else why it could not be built ("needs 4 bytes...",
    * "the new rowkey is empty") */
   int rejected;

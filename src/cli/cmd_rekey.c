@@ -41,8 +41,10 @@ static void print_summary(const hfg_rekey_options *o, const hfg_rekey_summary *s
   printf("hfilegen rekey: %s%s%s -> %s\n", o->from_dir, o->snapshot ? " snapshot " : "",
          o->snapshot ? o->snapshot : "", o->build.out_dir);
   if (s->snapshot_table[0]) printf("  table             %s\n", s->snapshot_table);
-  printf("  old rows          %llu read, %llu rejected (old key did not parse)\n",
-         (unsigned long long)b->records_read, (unsigned long long)b->records_rejected);
+  printf("  old rows          %llu read = %llu written + %llu rejected (old key did not parse) + "
+         "%llu without visible cells\n",
+         (unsigned long long)b->records_read, (unsigned long long)b->records_written,
+         (unsigned long long)b->records_rejected, (unsigned long long)b->records_without_cells);
   printf("  new rows          %llu written\n", (unsigned long long)b->records_written);
   printf("  store files       %llu\n", (unsigned long long)s->store_files);
   printf("  cells             %llu read (%llu delete markers), %llu written\n",

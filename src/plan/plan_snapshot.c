@@ -156,6 +156,7 @@ int plan_snap_next(plan_snap *s, plan_row *row, hfg_err *err) {
     s->st.input_bytes += old_kv_bytes(&r, hfg_snapshot_nfamilies(hfg_rekey_rows_snapshot(s->rows)));
     if (s->fraction < 1 && plan_mix64(s->seed + i) >= s->threshold) continue;
     s->st.records_sampled++;
+    if (r.empty) continue; /* no cell left visible: rekey writes no row for it */
     if (r.rejected) {
       note_reject(s, &r);
       continue;
@@ -252,6 +253,7 @@ int hfg_rekey_lint(const hfg_rekey_options *o, uint64_t regions, uint64_t max_ro
     int n = hfg_rekey_rows_next(rr, &r, &err);
     if (n < 0) rc = n;
     if (n <= 0) break;
+    if (r.empty) continue; /* no cell left visible: not a key rekey writes */
     if (!r.fields) { /* the old key did not parse: the new one cannot be built */
       ++*rejected;
       if (on_reject) {

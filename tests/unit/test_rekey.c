@@ -191,8 +191,11 @@ TEST(visible_applies_the_markers) {
   if (strcmp((char *)b.p, want)) fprintf(stderr, "got:\n%s", (char *)b.p);
   CHECK(!strcmp((char *)b.p, want));
   CHECK_EQ_INT(dfc, 0);
-  /* old row 5 has no visible cell: no new row */
+  /* old row 5 has no visible cell: read, no new row (read = written + rejected + without) */
   CHECK_EQ_INT(s.build.records_written, 3);
+  CHECK_EQ_INT(s.build.records_read, 4);
+  CHECK_EQ_INT(s.build.records_without_cells, 1);
+  CHECK_EQ_INT(s.build.records_rejected, 0);
   CHECK_EQ_INT(s.cells_read, 14);
   CHECK_EQ_INT(s.build.cells + s.dropped_markers + s.dropped_deleted + s.dropped_expired +
                    s.dropped_versions + s.dropped_duplicate + s.dropped_outside,
