@@ -22,6 +22,7 @@ struct plan_snap {
   int raw_old;                 /* the comparison key is the old rowkey */
   char *raw_desc;
   long first_field;            /* the first field the new rowkey reads, -1 none */
+  size_t nf;                   /* the old table's families */
   uint64_t threshold;
   double fraction;
   uint64_t seed;
@@ -77,9 +78,11 @@ int plan_snap_open(const hfg_rekey_options *ro, double fraction, uint64_t seed,
       rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
   } else if (!rc && raw_key) {
     s->raw_old = 1; /* the old rowkey, shown as its pattern */
-    if (!(s->raw_desc = hfg_strdup(ro->old_key))) rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
+    if (!(s->raw_desc = hfg_strdup(ro->old_key)))
+      rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
   }
   if (!rc) rc = first_field(s, err);
+  if (!rc) s->nf = hfg_snapshot_nfamilies(hfg_rekey_rows_snapshot(s->rows));
   if (rc) {
     plan_snap_free(s);
     return rc;
@@ -153,7 +156,7 @@ int plan_snap_next(plan_snap *s, plan_row *row, hfg_err *err) {
     int rc = hfg_rekey_rows_next(s->rows, &r, err);
     if (rc <= 0) return rc;
     uint64_t i = s->st.records_read++;
-    s->st.input_bytes += old_kv_bytes(&r, hfg_snapshot_nfamilies(hfg_rekey_rows_snapshot(s->rows)));
+    s->st.input_bytes += old_kv_bytes(&r, s->nf);
     if (s->fraction < 1 && plan_mix64(s->seed + i) >= s->threshold) continue;
     s->st.records_sampled++;
     if (r.empty) continue; /* no cell left visible: rekey writes no row for it */
@@ -269,8 +272,10 @@ int hfg_rekey_lint(const hfg_rekey_options *o, uint64_t regions, uint64_t max_ro
       continue;
     }
     /* a new key that is empty or too long is the lint's own finding to make */
-    if (hfg_lint_add(*lint, r.fields, r.nfields)) rc = hfg_err_set(&err, HFG_ENOMEM, "out of memory");
-    else ++*rows;
+    if (hfg_lint_add(*lint, r.fields, r.nfields))
+      rc = hfg_err_set(&err, HFG_ENOMEM, "out of memory");
+    else
+      ++*rows;
   }
   hfg_rekey_rows_free(rr);
   if (rc) {
