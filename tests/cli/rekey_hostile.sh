@@ -5,7 +5,8 @@
 # nothing: --out absent (or, when it held an earlier output, unchanged), no staging
 # directory or spill runs left beside it. A link's target found in archive/ or .tmp/
 # instead of data/ is no break. A truncated store file, a truncated data.manifest and a
-# garbled region manifest (the layout without data.manifest) are breaks too.
+# garbled region manifest (the layout without data.manifest) are breaks too, and so are
+# a reference whose file (when the manifest holds no Reference) is gone or garbled.
 #   bash tests/cli/rekey_hostile.sh HFILEGEN SOURCE_DIR
 . "$(dirname "$0")/lib/prologue.sh"
 H=$(readlink -f "$H")
@@ -94,6 +95,20 @@ expect_fail_parent() {
   expect_fail "reference without its parent" r4 o4 "{data,archive/data,.tmp/data,mobdir/data}/${PARENT#r4/data/}"
 }
 expect_fail_parent
+
+# ---- references without the manifest's Reference: their files hold it ----
+layout r9 --ref-files
+rekey r9 o9ok
+[ "$rc" -eq 0 ] && ok || bad "references from their files: exit $rc: $(cat "$T/log")"
+o9sum=$(cd o9ok 2>/dev/null && find . -type f ! -name manifest.json -exec md5sum {} + | LC_ALL=C sort)
+[ "$o9sum" = "$good_sum" ] && ok || bad "references from their files: output differs from r0's"
+rm "$REF_FILE"
+# named where looked: the snapshot directory's name file and the region's reference file
+expect_fail "reference file gone" r9 o9 "$(basename "$REF_FILE")" "${REF_FILE#r9/data/}"
+
+layout r10 --ref-files
+printf 'PBUF\x0a\x7f' >"$REF_FILE" # a split key longer than the file
+expect_fail "garbled reference file" r10 o10 "$REF_FILE"
 
 # ---- a truncated data.manifest ----
 layout r5

@@ -3,7 +3,7 @@
 rekey CLI tests (tests/cli/rekey*.sh).
 
   rekey_snapshot.py BUILD_DIR ROOT [--split-row ROW] [--layout data|regions]
-                    [--family-attr FAM:KEY=VALUE ...]
+                    [--ref-files] [--family-attr FAM:KEY=VALUE ...]
 
 BUILD_DIR is `hfilegen build --splits` output with exactly two regions (manifest.json
 names each file's region). ROOT receives table default:old and snapshot s1 (v2):
@@ -12,13 +12,16 @@ names each file's region). ROOT receives table default:old and snapshot s1 (v2):
   region P [S, end)    the build's region-1 files; offline and split (skipped by readers)
   region B [S, ROW)    bottom references <file>.<P> to P's files
   region C [ROW, end)  top references <file>.<P>
-with S the build's split key. --layout data writes .hbase-snapshot/s1/data.manifest;
+with S the build's split key. With --ref-files the manifest lists the references
+without the Reference (a v1-style entry) and the daughters' reference files
+(PBUF + FSProtos.Reference) hold it under data/. --layout data writes .hbase-snapshot/s1/data.manifest;
 regions writes one region-manifest.<region> per region and .tabledesc (a snapshot copied
 while it was being taken). The manifests are protobuf encoded here by hand from the field
 numbers of format-specs/snapshot.proto (no protobuf package needed). Prints, one a line,
 NAME=PATH of the files a test may break: PLAIN (region A's cf file), LINK (the link's
 target under data/), PARENT (P's cf file, the references' target), DATA_MANIFEST or
-REGION_MANIFEST (region A's), LINK_NAME (the link's name in the manifest).
+REGION_MANIFEST (region A's), LINK_NAME (the link's name in the manifest), REF_FILE (region
+B's cf reference file, with --ref-files).
 """
 import argparse
 import hashlib
@@ -68,10 +71,14 @@ def split_key(row):  # KeyValueUtil.createFirstOnRow(row).getKey()
     return len(r).to_bytes(2, "big") + r + b"\x00" + b"\x7f" + b"\xff" * 7 + b"\xff"
 
 
+def reference(row, top):  # FSProtos.Reference: range TOP 0, BOTTOM 1
+    return fld(1, split_key(row)) + num(2, 0 if top else 1)
+
+
 def store_file(name, size, ref=None):
     b = fld(1, name)
     if ref is not None:  # (row, top)
-        b += fld(2, fld(1, split_key(ref[0])) + num(2, 0 if ref[1] else 1))
+        b += fld(2, reference(*ref))
     return b + num(3, size)
 
 
@@ -105,6 +112,7 @@ def main():
     ap.add_argument("root")
     ap.add_argument("--split-row")
     ap.add_argument("--layout", choices=["data", "regions"], default="data")
+    ap.add_argument("--ref-files", action="store_true")
     ap.add_argument("--family-attr", action="append", default=[])
     a = ap.parse_args()
     m = json.load(open(os.path.join(a.build_dir, "manifest.json")))
@@ -159,8 +167,17 @@ def main():
                 printed.setdefault("PARENT", dst)
             man_p[fam].append(store_file(name, size))
             ref = "%s.%s" % (name, ep)
-            man_b[fam].append(store_file(ref, size, (row, False)))
-            man_c[fam].append(store_file(ref, size, (row, True)))
+            if a.ref_files:
+                man_b[fam].append(store_file(ref, size))
+                man_c[fam].append(store_file(ref, size))
+                for enc, top in ((eb, False), (ec, True)):
+                    p = os.path.join(tdir, enc, fam, ref)
+                    put(p, b"PBUF" + reference(row, top))
+                    if fam == "cf" and enc == eb:
+                        printed["REF_FILE"] = p
+            else:
+                man_b[fam].append(store_file(ref, size, (row, False)))
+                man_c[fam].append(store_file(ref, size, (row, True)))
     regions = [
         (ea, region_manifest(ra, "", s, man_a)),
         (ep, region_manifest(rp, s, "", man_p, offline=True, split=True)),
