@@ -34,7 +34,10 @@ static const char USAGE[] =
     "         table must be one of the new table's\n"
     "run:     --memory 1g  --tmp-dir DIR  --threads N  --max-file-size 10g  --rejects FILE\n"
     "         --max-rejects N (old keys that do not parse)  --job-timestamp MILLIS (names\n"
-    "         the files)  --quiet\n";
+    "         the files)  --quiet\n"
+    "\n"
+    "Before: hfilegen plan, splits --algo sample and lint take the same --from [--snapshot]\n"
+    "--old-key [--raw] [--as-of] and show what rekey will write (regions, skew, findings).\n";
 
 static void print_summary(const hfg_rekey_options *o, const hfg_rekey_summary *s) {
   const hfg_build_summary *b = &s->build;
