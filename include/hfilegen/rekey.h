@@ -56,8 +56,10 @@ typedef struct hfg_rekey_options {
 } hfg_rekey_options;
 
 typedef struct hfg_rekey_summary {
-  /* records_read: old rows; records_rejected: old keys that did not parse;
-   * records_written: new rows; cells: cells written */
+  /* records_read: old rows = records_written (new rows) + records_rejected (old keys
+   * that did not parse, or whose new key is empty or too long) + records_without_cells
+   * (old rows with no cell left in the view: every one deleted, expired or beyond
+   * VERSIONS); cells: cells written */
   hfg_build_summary build;
   uint64_t store_files;      /* store files read (a reference counts once) */
   uint64_t cells_read;
