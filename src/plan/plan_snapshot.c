@@ -1,6 +1,6 @@
 /*
- * An old table's rows as plan's record source (plan_snapshot.h), and lint over
- * them (hfg_rekey_lint, include/hfilegen/rekey.h). The rows come from rekey's
+ * An old table's rows as plan's record source (plan_snapshot.h); lint over them
+ * is plan_snapshot_lint.c. The rows come from rekey's
  * own iterator (build/rekey_rows.h): the same regions, scans, cells, old-key
  * parse and new key as hfilegen rekey, so a plan over a snapshot counts per
  * region exactly the rows rekey writes there.
@@ -230,60 +230,4 @@ void plan_snap_free(plan_snap *s) {
   hfg_buf_free(&s->quals);
   hfg_free(s->cells);
   hfg_free(s);
-}
-
-/* ---- lint over an old table ---- */
-
-int hfg_rekey_lint(const hfg_rekey_options *o, uint64_t regions, uint64_t max_rows,
-                   hfg_rekey_lint_reject_fn on_reject, void *ctx, hfg_lint **lint,
-                   hfg_scheme **scheme, uint64_t *rows, uint64_t *rejected, char *errmsg,
-                   size_t errlen) {
-  *lint = NULL;
-  *scheme = NULL;
-  *rows = *rejected = 0;
-  hfg_err err = {0};
-  hfg_rekey_rows *rr = NULL;
-  char msg[1024];
-  int rc = hfg_rekey_rows_open(o, o->as_of >= 0 ? o->as_of : now_ms(), &rr, &err);
-  /* the caller's own copy: the lint borrows it past the rows */
-  if (!rc && (rc = hfg_keyparse_rowkey(hfg_rekey_rows_keyparse(rr), o->build.rowkey, scheme, msg,
-                                       sizeof msg)))
-    hfg_err_set(&err, rc, "rowkey '%s': %s", o->build.rowkey, msg);
-  if (!rc && hfg_lint_new(*scheme, regions, lint))
-    rc = hfg_err_set(&err, HFG_ENOMEM, "out of memory");
-  hfg_rekey_row r;
-  while (!rc && *rows < max_rows) {
-    int n = hfg_rekey_rows_next(rr, &r, &err);
-    if (n < 0) rc = n;
-    if (n <= 0) break;
-    if (r.empty) continue; /* no cell left visible: not a key rekey writes */
-    if (!r.fields) { /* the old key did not parse: the new one cannot be built */
-      ++*rejected;
-      if (on_reject) {
-        const hfg_snap_region *reg = hfg_snapshot_region(hfg_rekey_rows_snapshot(rr), r.region);
-        hfg_buf k = HFG_BUF_INIT;
-        hfg_escape(&k, r.old_key, r.old_len > 100 ? 100 : r.old_len);
-        snprintf(msg, sizeof msg, "region %s row %llu '%.*s': %.400s",
-                 reg->encoded[0] ? reg->encoded : "-", (unsigned long long)r.ordinal, (int)k.len,
-                 k.p ? (const char *)k.p : "", r.why);
-        hfg_buf_free(&k);
-        on_reject(ctx, msg);
-      }
-      continue;
-    }
-    /* a new key that is empty or too long is the lint's own finding to make */
-    if (hfg_lint_add(*lint, r.fields, r.nfields))
-      rc = hfg_err_set(&err, HFG_ENOMEM, "out of memory");
-    else
-      ++*rows;
-  }
-  hfg_rekey_rows_free(rr);
-  if (rc) {
-    hfg_lint_free(*lint);
-    *lint = NULL;
-    hfg_scheme_free(*scheme);
-    *scheme = NULL;
-    if (errmsg && errlen) snprintf(errmsg, errlen, "%s", err.msg[0] ? err.msg : hfg_strerror(rc));
-  }
-  return rc;
 }

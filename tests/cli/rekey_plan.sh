@@ -104,6 +104,24 @@ for tmpl in '{id}' '{id % 10}' '{id % 10}|{id}'; do
   b=$("$H" lint --input ids.csv --rowkey "$tmpl" --regions 10 2>&1 | codes)
   [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "lint $tmpl: snapshot [$a] vs records [$b]"
 done
+# ... in the order the rows were written (their cells' timestamps), not in old-key order:
+# stamped with created_at, the snapshot's findings are those of the CSV in its own order
+"$H" build --rowkey '{id}' --splits split5.txt --out oldt --timestamp column:created_at --quiet \
+  --map note=d:note in.csv || bad "old table build (created_at)"
+python3 "$SRC/tests/cli/rekey_snapshot.py" oldt roott >/dev/null || bad "snapshot layout (created_at)"
+for tmpl in '{id}' '{id % 10}|{id}'; do
+  a=$("$H" lint --from roott --snapshot s1 --old-key '{id}' --rowkey "$tmpl" --regions 10 2>&1 | codes)
+  b=$("$H" lint --input in.csv --rowkey "$tmpl" --regions 10 2>&1 | codes)
+  [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "lint $tmpl by write time: snapshot [$a] vs records [$b]"
+done
+# a hashed old key, written over time: no monotonic prefix (its key order would say one)
+"$H" build --rowkey '{hex(md5(id), 8)}' --splits split5.txt --out oldh --quiet \
+  --timestamp column:created_at --map note=d:note in.csv || bad "old table build (hashed key)"
+python3 "$SRC/tests/cli/rekey_snapshot.py" oldh rooth --split-row 9 >/dev/null ||
+  bad "snapshot layout (hashed key)"
+out=$("$H" lint --from rooth --snapshot s1 --old-key '{h}' --rowkey '{h}' --regions 10 2>&1)
+grep -qF "(template {h}, 3000 sample records)" <<<"$out" && ! grep -q "monotonic-prefix" <<<"$out" &&
+  ok || bad "lint of a hashed old key in write order: $out"
 out=$("$H" lint "${OLD[@]}" --rowkey '{id}' 2>&1)
 grep -qF "(template {id}, 3000 sample records)" <<<"$out" && ok || bad "lint sample count: $out"
 out=$("$H" lint --from root --snapshot s1 --old-key '{id:short}' --rowkey '{id}' 2>&1)

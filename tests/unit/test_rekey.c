@@ -341,6 +341,25 @@ TEST(every_allocation_failure_fails_cleanly) {
     hfg_plan_free(p);
   }
   CHECK(n > 20);
+  /* lint over the same rows */
+  for (n = 1;; n++) {
+    hfg_lint *l = NULL;
+    hfg_scheme *sc = NULL;
+    uint64_t rows, rejected;
+    char err[512];
+    hfg_fault_alloc_arm(n);
+    int rc = hfg_rekey_lint(&o, 2, 1000, NULL, NULL, &l, &sc, &rows, &rejected, err, sizeof err);
+    int fired = hfg_fault_alloc_fired();
+    hfg_fault_alloc_arm(0);
+    if (rc) CHECK(l == NULL && sc == NULL);
+    hfg_lint_free(l);
+    hfg_scheme_free(sc);
+    if (!fired) {
+      CHECK_EQ_INT(rc, 0);
+      CHECK_EQ_INT(rows, 3); /* old row 5 has no visible cell */
+      break;
+    }
+  }
 }
 
 /* --table: the new table's families give the HFile settings; a family of the old
