@@ -38,6 +38,8 @@ extern "C" {
 
 #define HFG_PLAN_OPTIONS_VERSION 1
 
+struct hfg_rekey_options;
+
 typedef struct hfg_plan_options {
   unsigned version;            /* HFG_PLAN_OPTIONS_VERSION */
   /* Input, rowkey and cells as build reads them: inputs, format, delimiter,
@@ -62,6 +64,12 @@ typedef struct hfg_plan_options {
   size_t hot_capacity;         /* distinct values tracked (Space-Saving); 0 = 4096 */
   int measure_codec;           /* compress sorted sample cells with build->hfile.codec */
   const char *splits_desc;     /* where `splits` came from (plan --table); NULL: "given split keys" */
+  /* Rows from an old table instead of build's inputs (include/hfilegen/rekey.h): each
+   * old row's key parsed by rekey->old_key and re-keyed by rekey->build.rowkey, its
+   * cells as hfilegen rekey writes them; build must then be &rekey->build. The raw key
+   * defaults to the old rowkey, columns (hot_field, raw_key) are the old key's fields.
+   * NULL: build's inputs. Borrowed. */
+  const struct hfg_rekey_options *rekey;
 } hfg_plan_options;
 
 void hfg_plan_options_init(hfg_plan_options *o);

@@ -19,12 +19,18 @@
 #include <stdint.h>
 
 #include "hfilegen/build.h"
+#include "hfilegen/scheme.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define HFG_REKEY_OPTIONS_VERSION 1
+
+#define HFG_REKEY_GIVEN_CODEC 1u
+#define HFG_REKEY_GIVEN_BLOOM 2u
+#define HFG_REKEY_GIVEN_BLOCK_SIZE 4u
+#define HFG_REKEY_GIVEN_ENCODING 8u
 
 typedef struct hfg_rekey_options {
   unsigned version;          /* HFG_REKEY_OPTIONS_VERSION */
@@ -34,8 +40,15 @@ typedef struct hfg_rekey_options {
   const char *old_key;       /* the old rowkey's pattern ({id}, {id:long}, {user}|{ts}) */
   int raw;                   /* every cell, markers included */
   int64_t as_of;             /* the scan's "now" for TTL, ms; < 0: the job's start */
+  /* HFG_REKEY_GIVEN_*: which of build.hfile's settings the caller chose (flags): they win
+   * over the snapshot's schema for every family, as over a live table's (table_families,
+   * whose entries leave them unset). Layers, last wins: build.hfile, the schema,
+   * build.table_families, the given settings, build.family_options. */
+  unsigned hfile_given;
   /* rowkey (the new one), splits_file / split_keys, out_dir, tmp_dir, memory,
-   * threads, max_file_size, hfile, family_options, table_families, rejects_path,
+   * threads, max_file_size, hfile, family_options, table_families (the new table's
+   * families, build --table's: every family of the snapshot must be among them, or
+   * completebulkload would refuse the output), rejects_path,
    * max_rejects, on_duplicate (must stay ERROR: a re-keying is one to one),
    * job_timestamp (names the files), cancel, progress. Inputs, columns and
    * mappings are not used. */
@@ -43,8 +56,10 @@ typedef struct hfg_rekey_options {
 } hfg_rekey_options;
 
 typedef struct hfg_rekey_summary {
-  /* records_read: old rows; records_rejected: old keys that did not parse;
-   * records_written: new rows; cells: cells written */
+  /* records_read: old rows = records_written (new rows) + records_rejected (old keys
+   * that did not parse, or whose new key is empty or too long) + records_without_cells
+   * (old rows with no cell left in the view: every one deleted, expired or beyond
+   * VERSIONS); cells: cells written */
   hfg_build_summary build;
   uint64_t store_files;      /* store files read (a reference counts once) */
   uint64_t cells_read;
@@ -61,6 +76,24 @@ typedef struct hfg_rekey_summary {
 void hfg_rekey_options_init(hfg_rekey_options *o);
 int hfg_rekey_run(const hfg_rekey_options *o, hfg_rekey_summary *sum);
 void hfg_rekey_summary_free(hfg_rekey_summary *s);
+
+/* Over an old table, hfilegen plan and splits --algo sample take hfg_plan_options.rekey
+ * (include/hfilegen/plan.h); lint takes hfg_rekey_lint: */
+
+/* One old row whose key did not parse: "region R row N 'KEY': reason". */
+typedef void (*hfg_rekey_lint_reject_fn)(void *ctx, const char *what);
+
+/* A lint (include/hfilegen/scheme.h) of o->build.rowkey over the old table's rows as
+ * rekey reads them: each old key parsed by o->old_key, its fields one sample record
+ * (at most max_rows). Rows whose old key does not parse are counted in *rejected and
+ * passed to on_reject (may be NULL). On success *lint holds the samples (run
+ * hfg_lint_finish) and *scheme the new rowkey compiled against the old key's fields
+ * (the caller frees both; the lint borrows the scheme). < 0 with errmsg: the
+ * snapshot, the pattern or the re-keying refused, a store file unreadable. */
+int hfg_rekey_lint(const hfg_rekey_options *o, uint64_t regions, uint64_t max_rows,
+                   hfg_rekey_lint_reject_fn on_reject, void *ctx, hfg_lint **lint,
+                   hfg_scheme **scheme, uint64_t *rows, uint64_t *rejected, char *errmsg,
+                   size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -33,8 +33,10 @@ static const char *const PLAN_OWN[] = {"--job=", "--input=", "--regions=", "--sa
                                        "--seed=", "--raw-key=", "--hot-field=", "--top=",
                                        "--svg=", "--report=", "--json", "--no-raw-key",
                                        "--help", NULL};
-static const char *const REKEY_OWN[] = {"--from=", "--snapshot=", "--old-key=", "--as-of=",
-                                        "--raw", "--help", NULL};
+static const char *const REKEY_OWN[] = {"--help", NULL};
+/* cli_rekey_src.h: an old table's snapshot as the input of rekey, plan, splits, lint */
+static const char *const REKEY_SRC[] = {"--from=", "--snapshot=", "--old-key=", "--as-of=",
+                                        "--raw", NULL};
 static const char *const SPLITS_OWN[] = {
     "--rowkey=", "--algo=", "--format=", "-o=", "--family=", "--codec=", "--bloom=",
     "--block-size=", "--regions=", "--input=", "--sample=", "--input-format=", "--delimiter=",
@@ -54,13 +56,13 @@ static const char *const INSPECT_OWN[] = {"--blocks", "--cells", "--tsv", "--sta
 
 static const struct command_flags {
   const char *cmd;
-  const char *const *lists[3];
+  const char *const *lists[4];
 } COMMANDS[] = {
     {"build", {BUILD_OWN, BUILD_FLAGS, HBASE_FLAGS}},
-    {"plan", {PLAN_OWN, BUILD_FLAGS, HBASE_FLAGS}},
-    {"rekey", {REKEY_OWN, BUILD_FLAGS, NULL}},
-    {"splits", {SPLITS_OWN, HBASE_FLAGS, NULL}},
-    {"lint", {LINT_OWN, NULL, NULL}},
+    {"plan", {PLAN_OWN, BUILD_FLAGS, HBASE_FLAGS, REKEY_SRC}},
+    {"rekey", {REKEY_OWN, BUILD_FLAGS, HBASE_FLAGS, REKEY_SRC}},
+    {"splits", {SPLITS_OWN, HBASE_FLAGS, REKEY_SRC}},
+    {"lint", {LINT_OWN, REKEY_SRC}},
     {"key", {KEY_OWN, NULL, NULL}},
     {"scan-ranges", {SCAN_OWN, NULL, NULL}},
     {"verify", {VERIFY_OWN, HBASE_FLAGS, NULL}},
@@ -76,7 +78,7 @@ static const struct command_flags *find_command(const char *cmd) {
 /* The table entry of flag[0..len) in cmd, or NULL. */
 static const char *find_flag(const char *cmd, const char *flag, size_t len) {
   const struct command_flags *c = find_command(cmd);
-  for (int l = 0; c && l < 3 && c->lists[l]; l++)
+  for (int l = 0; c && l < 4 && c->lists[l]; l++)
     for (const char *const *f = c->lists[l]; *f; f++) {
       size_t n = strcspn(*f, "=");
       if (n == len && !strncmp(*f, flag, len)) return *f;
@@ -177,7 +179,7 @@ const char *cli_flag_suggest(const char *cmd, const char *flag, char *buf, size_
   int best = ln >= 6 ? 2 : 1;
   const char *pick[8];
   size_t npick = 0;
-  for (int l = 0; l < 3 && c->lists[l]; l++)
+  for (int l = 0; l < 4 && c->lists[l]; l++)
     for (const char *const *f = c->lists[l]; *f; f++) {
       const char *fn = *f;
       while (*fn == '-') fn++;

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_hbase.h"
 #include "cli/cli_checks.h"
+#include "cli/cli_rekey_src.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
@@ -55,6 +56,8 @@ static const char USAGE[] =
     "         --fields-enclosed-by C  --fields-escaped-by C  --lines-terminated-by S\n"
     "cells:   --family NAME  --map COL=FAMILY:QUALIFIER[:ENCODING] | COL=-  --keep-key-columns\n"
     "         --empty skip|store  --block-size N\n"
+    CLI_REKEY_SRC_USAGE
+    "         (--raw-key defaults to the old rowkey; --hot-field names an old key's field)\n"
     "Estimated HFile bytes per cell = 12 + 8 + rowkey + family + qualifier + value + 3\n"
     "(a v3 KeyValue with tags length and mvcc), data blocks only, before compression.\n";
 
@@ -334,11 +337,16 @@ int cmd_plan(int argc, char **argv) {
   hfg_hbase_table live;
   memset(&live, 0, sizeof live);
   hfg_keylist *live_keys = NULL;
+  cli_rekey_src rk;
+  cli_rekey_src_init(&rk);
   cli_job_key_hook(cli_hbase_job_key, &hb);
   if (cli_load_job_args(argc, argv, &o, &inputs, &ninputs, &maps, &nmaps)) goto out;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int rkf = cli_rekey_src_flag(&rk, argc, argv, &i, "plan");
+    if (rkf < 0) goto out;
+    if (rkf) continue;
     int takes = !strcmp(a, "--job") || !strcmp(a, "--input") || !strcmp(a, "--regions") ||
                 !strcmp(a, "--sample") || !strcmp(a, "--seed") || !strcmp(a, "--raw-key") ||
                 !strcmp(a, "--hot-field") || !strcmp(a, "--top") || !strcmp(a, "--svg") ||
@@ -395,13 +403,14 @@ int cmd_plan(int argc, char **argv) {
   o.mappings = maps;
   o.nmappings = nmaps;
   po.measure_codec = codec_given;
-  if (!ninputs || !o.rowkey) {
+  if ((!ninputs && !rk.given) || !o.rowkey) {
     fprintf(stderr, "hfilegen plan: needs --rowkey and at least one input\n%s", USAGE);
     goto out;
   }
   if (cli_check_rowkey_syntax("plan", o.rowkey) || cli_check_family_options("plan", &o) ||
       cli_check_db_format("plan", &o))
     goto out;
+  if (cli_rekey_src_check(&rk, ninputs, "plan")) goto out;
   cli_hbase_job_precedence(&hb, &o.splits_file, argc, argv, "plan");
   if (o.splits_file && po.regions) {
     fprintf(stderr, "hfilegen plan: --splits and --regions exclude each other\n");
@@ -426,6 +435,11 @@ int cmd_plan(int argc, char **argv) {
   cli_warn_splits("plan", o.splits_file);
   if (cli_check_incremental(&o)) goto out;
   char err[1024];
+  if (rk.given) { /* the old table's rows, re-keyed */
+    rk.ro.build = o;
+    po.build = &rk.ro.build;
+    po.rekey = &rk.ro;
+  }
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);
     cli_splits_hint(stderr, "plan", o.splits_file, err);
@@ -440,6 +454,7 @@ int cmd_plan(int argc, char **argv) {
     hfg_db_redact(inputs[i], shown, sizeof shown);
     dl += (size_t)snprintf(desc + dl, sizeof desc - dl, "%s%s", i ? ", " : "", shown);
   }
+  if (rk.given) snprintf(desc, sizeof desc, "%.500s", rk.desc);
   rc = 0;
   if (json) print_json(p);
   else print_text(p, desc);

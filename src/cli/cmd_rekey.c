@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_checks.h"
+#include "cli/cli_build_live.h"
 #include "cli/cli_signals.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
@@ -12,7 +13,7 @@
 
 static const char USAGE[] =
     "usage: hfilegen rekey --from DIR [--snapshot NAME] --old-key PATTERN --rowkey TEMPLATE\n"
-    "                      --splits FILE --out DIR [options]\n"
+    "                      --splits FILE|--table NAME --out DIR [options]\n"
     "\n"
     "Re-keys an HBase table offline: reads every store file of snapshot NAME under DIR (an\n"
     "HBase root directory or an ExportSnapshot -copy-to target; without --snapshot, DIR holds\n"
@@ -25,19 +26,29 @@ static const char USAGE[] =
     "         VERSIONS, MIN_VERSIONS and TTL from the snapshot's schema) at --as-of MILLIS\n"
     "         (default now); --raw: every cell, delete markers included\n"
     "hfile:   each family's COMPRESSION, BLOOMFILTER, DATA_BLOCK_ENCODING and BLOCKSIZE from\n"
-    "         the snapshot's schema, under --codec ... --family-option FAMILY:KEY=VALUE as\n"
-    "         for build (build's --codec, --bloom, --encoding set every family)\n"
+    "         the snapshot's schema, under the new table's (--table), under --codec, --bloom,\n"
+    "         --encoding, --block-size (every family), under --family-option FAMILY:KEY=VALUE\n"
+    "live:    --table NAME instead of --splits: the new table's region boundaries, its\n"
+    "         families' settings and MAX_FILESIZE from the running cluster, as for build\n"
+    "         (--zookeeper host:port[,...] [--znode-parent /hbase] or --hbase-site FILE or\n"
+    "         $HBASE_CONF_DIR/hbase-site.xml; --hbase-timeout MS); every family of the old\n"
+    "         table must be one of the new table's\n"
     "run:     --memory 1g  --tmp-dir DIR  --threads N  --max-file-size 10g  --rejects FILE\n"
     "         --max-rejects N (old keys that do not parse)  --job-timestamp MILLIS (names\n"
-    "         the files)  --quiet\n";
+    "         the files)  --quiet\n"
+    "\n"
+    "Before: hfilegen plan, splits --algo sample and lint take the same --from [--snapshot]\n"
+    "--old-key [--raw] [--as-of] and show what rekey will write (regions, skew, findings).\n";
 
 static void print_summary(const hfg_rekey_options *o, const hfg_rekey_summary *s) {
   const hfg_build_summary *b = &s->build;
   printf("hfilegen rekey: %s%s%s -> %s\n", o->from_dir, o->snapshot ? " snapshot " : "",
          o->snapshot ? o->snapshot : "", o->build.out_dir);
   if (s->snapshot_table[0]) printf("  table             %s\n", s->snapshot_table);
-  printf("  old rows          %llu read, %llu rejected (old key did not parse)\n",
-         (unsigned long long)b->records_read, (unsigned long long)b->records_rejected);
+  printf("  old rows          %llu read = %llu written + %llu rejected (old key did not parse) + "
+         "%llu without visible cells\n",
+         (unsigned long long)b->records_read, (unsigned long long)b->records_written,
+         (unsigned long long)b->records_rejected, (unsigned long long)b->records_without_cells);
   printf("  new rows          %llu written\n", (unsigned long long)b->records_written);
   printf("  store files       %llu\n", (unsigned long long)s->store_files);
   printf("  cells             %llu read (%llu delete markers), %llu written\n",
@@ -68,6 +79,31 @@ static int parse_ms(const char *flag, const char *v, int64_t *out) {
   return 0;
 }
 
+/* A flag in argv, as FLAG VALUE or FLAG=VALUE. */
+static int flag_given(int argc, char **argv, const char *flag) {
+  size_t n = strlen(flag);
+  for (int i = 1; i < argc; i++)
+    if (!strncmp(argv[i], flag, n) && (argv[i][n] == 0 || argv[i][n] == '=')) return 1;
+  return 0;
+}
+
+/* The HFile settings the command line chose for every family: they win over the
+ * snapshot's schema (and the live table's, which cli_build_live_apply leaves unset). */
+static unsigned hfile_given(const hfg_build_options *o, int argc, char **argv) {
+  hfg_build_options d;
+  hfg_build_options_init(&d);
+  unsigned m = 0;
+  if (flag_given(argc, argv, "--codec") || o->hfile.codec != d.hfile.codec)
+    m |= HFG_REKEY_GIVEN_CODEC;
+  if (flag_given(argc, argv, "--bloom") || o->hfile.bloom != d.hfile.bloom)
+    m |= HFG_REKEY_GIVEN_BLOOM;
+  if (flag_given(argc, argv, "--block-size") || o->hfile.block_size != d.hfile.block_size)
+    m |= HFG_REKEY_GIVEN_BLOCK_SIZE;
+  if (flag_given(argc, argv, "--encoding") || o->hfile.encoding != d.hfile.encoding)
+    m |= HFG_REKEY_GIVEN_ENCODING;
+  return m;
+}
+
 int cmd_rekey(int argc, char **argv) {
   hfg_rekey_options ro;
   hfg_rekey_options_init(&ro);
@@ -76,9 +112,12 @@ int cmd_rekey(int argc, char **argv) {
   size_t nmaps = 0;
   char **cols = NULL;
   int rc = 2;
+  cli_build_live live;
+  memset(&live, 0, sizeof live);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int hk;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(USAGE, stdout);
       rc = 0;
@@ -101,10 +140,12 @@ int cmd_rekey(int argc, char **argv) {
       goto out;
     } else if (!strcmp(a, "--map") || !strcmp(a, "--columns") || !strcmp(a, "--input") ||
                !strcmp(a, "--job") || !strcmp(a, "--on-duplicate") ||
-               !strcmp(a, "--timestamp") || !strcmp(a, "--table")) {
+               !strcmp(a, "--timestamp")) {
       fprintf(stderr, "hfilegen rekey: %s is not a rekey option (cells keep their families, "
-                      "qualifiers and timestamps; regions come from --splits)\n", a);
+                      "qualifiers and timestamps)\n", a);
       goto out;
+    } else if ((hk = cli_hbase_flag(&live.hb, argc, argv, &i, 1, "rekey")) != 0) {
+      if (hk < 0) goto out;
     } else if (cli_apply_build_flag(o, a, v, maps, &nmaps, &cols, &i)) {
       goto out;
     }
@@ -114,6 +155,9 @@ int cmd_rekey(int argc, char **argv) {
     goto out;
   }
   if ((rc = cli_check_work_paths("rekey", o)) != 0) goto out; /* before the output is taken */
+  ro.hfile_given = hfile_given(o, argc, argv);
+  if (live.hb.table && (rc = cli_build_live_apply(&live, o, argc, argv, "rekey"))) goto out;
+  rc = 2;
   o->cancel = &cli_interrupted;
   cli_signals_begin("rekey", o);
   hfg_rekey_summary s;
@@ -143,6 +187,7 @@ int cmd_rekey(int argc, char **argv) {
   }
   hfg_rekey_summary_free(&s);
 out:
+  cli_build_live_free(&live);
   cli_free_columns(cols, o);
   return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_flags.h"
+#include "cli/cli_rekey_src.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 #include "hfilegen/plan.h"
@@ -30,6 +31,9 @@ static void usage(FILE *f) {
           "                       [--input-format mysql|pg-text|pg-csv] [--null-string S]\n"
           "                       [--fields-terminated-by S] [--fields-enclosed-by C]\n"
           "                       [--fields-escaped-by C] [--lines-terminated-by S] (as for build)\n"
+          "       hfilegen splits --algo sample --rowkey T --regions N --from DIR [--snapshot NAME]\n"
+          "                       --old-key PATTERN [--raw] [--as-of MILLIS] [--sample F]\n"
+          "                       (the old table's rows re-keyed, as hfilegen rekey reads them)\n"
           "\n"
           "  --algo scheme      align to the template's bucket prefix (default with --rowkey)\n"
           "         hex         RegionSplitter HexStringSplit, 00000000..ffffffff (default without)\n"
@@ -91,6 +95,8 @@ int cmd_splits(int argc, char **argv) {
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
   char **cols = NULL;
   int rc = 2;
+  cli_rekey_src rk;
+  cli_rekey_src_init(&rk);
   if (!inputs) {
     fprintf(stderr, "hfilegen splits: out of memory\n");
     return 2;
@@ -103,6 +109,9 @@ int cmd_splits(int argc, char **argv) {
       rc = 0;
       goto done;
     }
+    int rkf = cli_rekey_src_flag(&rk, argc, argv, &i, "splits");
+    if (rkf < 0) goto done;
+    if (rkf) continue;
     if (!strcmp(a, "--input") || !strcmp(a, "--sample") || !strcmp(a, "--input-format") ||
         !strcmp(a, "--delimiter") || !strcmp(a, "--no-header") || !strcmp(a, "--columns") ||
         !strcmp(a, "--header") || !strcmp(a, "--null-string") ||
@@ -177,10 +186,12 @@ int cmd_splits(int argc, char **argv) {
     fprintf(stderr, "hfilegen splits: unknown --algo '%s' (scheme, hex, hex-legacy, decimal, uniform, sample)\n", algo_s);
     goto done;
   }
-  if (sampled != (bo.ninputs > 0) || (sampled && !tmpl)) {
-    fprintf(stderr, "hfilegen splits: --algo sample needs --rowkey and --input (and --input only goes with it)\n");
+  if (sampled != (bo.ninputs > 0 || rk.given) || (sampled && !tmpl)) {
+    fprintf(stderr, "hfilegen splits: --algo sample needs --rowkey and --input (or --from) (and "
+                    "--input or --from only goes with it)\n");
     goto done;
   }
+  if (cli_rekey_src_check(&rk, bo.ninputs, "splits")) goto done;
   uint32_t prefix_len = 0;
   const char *sc = shell_codec(codec), *sb = shell_bloom(bloom, &prefix_len);
   if (!sc || !sb) {
@@ -201,6 +212,11 @@ int cmd_splits(int argc, char **argv) {
   bo.inputs = inputs;
   bo.rowkey = tmpl;
   po.build = &bo;
+  if (rk.given) { /* the old table's rows, re-keyed */
+    rk.ro.build = bo;
+    po.build = &rk.ro.build;
+    po.rekey = &rk.ro;
+  }
   rc = sampled ? hfg_plan_sample_splits(&po, regions, 0, &l, &w, err, sizeof err)
                : hfg_splits_compute(s, algo, regions, &l, &w, err, sizeof err);
   for (size_t i = 0; i < hfg_findings_count(w); i++) {

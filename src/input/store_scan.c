@@ -55,6 +55,7 @@ struct hfg_store_scan {
   ss_src *src;
   size_t nsrc, capsrc;
   int started;
+  int empty_rows;               /* options.empty_rows */
   ss_match m;
   /* the row being assembled */
   int row_active;
@@ -116,6 +117,7 @@ int hfg_store_scan_create(const hfg_store_scan_options *o, hfg_store_scan **out)
                        ? INT64_MAX
                        : (int64_t)((uint64_t)o->ttl_seconds * 1000u);
   s->conf.raw = o->raw != 0;
+  s->empty_rows = o->empty_rows != 0;
   s->conf.now = o->as_of_ms;
   s->conf.oldest = (int64_t)((uint64_t)o->as_of_ms - (uint64_t)ttl_ms);
   s->conf.versions = o->versions;
@@ -403,7 +405,8 @@ int hfg_store_scan_next_row(hfg_store_scan *s, const hfg_cell **cells, size_t *n
     if (!x) break;
     const hfg_cell *c = &x->cur.cell;
     if (s->row_active && hfg_bytes_cmp(c->row, c->row_len, s->row.p, s->row.len) != 0) {
-      if (s->ncells) break; /* the row is complete; x keeps its cell for the next call */
+      /* the row is complete; x keeps its cell for the next call */
+      if (s->ncells || s->empty_rows) break;
       s->row_active = 0;
     }
     if (!in_region(s, c)) {
@@ -433,7 +436,11 @@ int hfg_store_scan_next_row(hfg_store_scan *s, const hfg_cell **cells, size_t *n
     int rc = src_advance(s, x);
     if (rc) return rc;
   }
-  if (!s->ncells) return 0;
+  if (!s->ncells) {
+    if (!s->empty_rows || !s->row_active) return 0;
+    s->counts.rows_empty++; /* a row of the region, every cell of it dropped */
+    return 1;
+  }
   for (size_t i = 0; i < s->ncells; i++) {
     hfg_cell *c = &s->cells[i];
     out_cell *o = &s->offs[i];
@@ -452,6 +459,11 @@ int hfg_store_scan_next_row(hfg_store_scan *s, const hfg_cell **cells, size_t *n
 
 void hfg_store_scan_counts_get(const hfg_store_scan *s, hfg_store_scan_counts *out) {
   *out = s->counts;
+}
+
+const uint8_t *hfg_store_scan_row(const hfg_store_scan *s, size_t *len) {
+  *len = s->row_active ? s->row.len : 0;
+  return s->row_active ? s->row.p : NULL;
 }
 
 const char *hfg_store_scan_errmsg(const hfg_store_scan *s) {

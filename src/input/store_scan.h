@@ -56,11 +56,15 @@ typedef struct hfg_store_scan_options {
   size_t start_row_len;          /* region, empty end = last (copied) */
   const uint8_t *end_row;
   size_t end_row_len;
+  int empty_rows;                /* 1: next_row also returns (with *n 0) a row of the region
+                                    whose every cell was dropped (deleted, expired, beyond
+                                    VERSIONS): hfg_store_scan_row gives its key. A caller
+                                    counting rows sees every row the files hold */
 } hfg_store_scan_options;
 
 /* visible, as_of 0, VERSIONS 1, MIN_VERSIONS 0, TTL forever, KEEP_DELETED FALSE */
 #define HFG_STORE_SCAN_OPTIONS_INIT \
-  {0, 0, 1, 0, HFG_TTL_FOREVER, HFG_KEEP_DELETED_FALSE, 0, NULL, 0, NULL, 0, NULL, 0}
+  {0, 0, 1, 0, HFG_TTL_FOREVER, HFG_KEEP_DELETED_FALSE, 0, NULL, 0, NULL, 0, NULL, 0, 0}
 
 typedef enum hfg_store_half {
   HFG_HALF_WHOLE = 0,  /* the whole file */
@@ -96,7 +100,8 @@ typedef struct hfg_store_file {
 typedef struct hfg_store_scan_counts {
   uint64_t cells_read;         /* cells the files (or their halves) hold */
   uint64_t cells_output;
-  uint64_t rows_output;
+  uint64_t rows_output;         /* rows returned with cells */
+  uint64_t rows_empty;          /* empty_rows: rows returned without a cell */
   uint64_t markers_read;       /* delete markers among the cells inside the region */
   uint64_t dropped_marker;     /* visible: markers, applied and never output */
   uint64_t dropped_deleted;    /* visible: puts masked by a marker */
@@ -125,10 +130,14 @@ int hfg_store_scan_describe(hfg_store_scan *s, hfg_store_file *f);
 int hfg_store_scan_add(hfg_store_scan *s, const hfg_store_file *f);
 
 /* The next row that has output cells: 1 with *cells[0..*n) in HBase order, all
- * of one row, borrowed until the next call or free; 0 at the end; < 0 on error
+ * of one row, borrowed until the next call or free (with options.empty_rows also
+ * a row without output cells: 1 with *n 0); 0 at the end; < 0 on error
  * (a read error, a cell out of order or of another family, a malformed TTL tag:
  * the message names the file and the cell). */
 int hfg_store_scan_next_row(hfg_store_scan *s, const hfg_cell **cells, size_t *n);
+
+/* The key of the row the last next_row returned 1 for; borrowed as its cells. */
+const uint8_t *hfg_store_scan_row(const hfg_store_scan *s, size_t *len);
 
 void hfg_store_scan_counts_get(const hfg_store_scan *s, hfg_store_scan_counts *out);
 const char *hfg_store_scan_errmsg(const hfg_store_scan *s);

@@ -500,7 +500,7 @@ int hfg_plan_run(const hfg_plan_options *o, hfg_plan **out, char *errmsg, size_t
   pi->pub.fraction = fraction;
   pi->pub.scale = 1;
   plan_src *src = NULL;
-  rc = plan_src_open(o->build, fraction, o->seed, o->no_raw_key ? NULL : o->raw_key ? o->raw_key : "",
+  rc = plan_src_open_plan(o, fraction, o->seed, o->no_raw_key ? NULL : o->raw_key ? o->raw_key : "",
                      &src, &err);
   if (!rc && (!(pi->pub.findings = findings_new()) ||
               !(pi->rowkey = hfg_strdup(hfg_scheme_template(plan_src_scheme(src)))) ||

@@ -14,6 +14,8 @@
 
 #include "build/columns.h"
 #include "build/values.h"
+#include "hfilegen/plan.h"
+#include "plan/plan_snapshot.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 
@@ -21,6 +23,7 @@
 
 
 struct plan_src {
+  plan_snap *snap;             /* an old table's rows (plan_snapshot.h): the rest unused */
   const hfg_build_options *b;
   hfg_record_reader *rr;
   hfg_scheme *scheme, *raw;
@@ -163,6 +166,18 @@ fail:
   return rc;
 }
 
+int plan_src_open_plan(const hfg_plan_options *o, double fraction, uint64_t seed,
+                       const char *raw_key, plan_src **out, hfg_err *err) {
+  if (!o->rekey) return plan_src_open(o->build, fraction, seed, raw_key, out, err);
+  *out = NULL;
+  plan_src *s = hfg_calloc(1, sizeof *s);
+  if (!s) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  int rc = plan_snap_open(o->rekey, fraction, seed, raw_key, &s->snap, err);
+  if (rc) hfg_free(s);
+  else *out = s;
+  return rc;
+}
+
 static void note_reject(plan_src *s, const hfg_record *r, const char *why) {
   if (s->st.rejected++ == 0)
     snprintf(s->st.first_reject, sizeof s->st.first_reject, "%.200s %s %llu: %.280s",
@@ -236,6 +251,7 @@ static void raw_key(plan_src *s, plan_row *row) {
 }
 
 int plan_src_next(plan_src *s, plan_row *row, hfg_err *err) {
+  if (s->snap) return plan_snap_next(s->snap, row, err);
   for (;;) {
     int rc = hfg_record_reader_next(s->rr, &s->rec);
     if (rc == 0) return 0;
@@ -278,30 +294,42 @@ int plan_src_next(plan_src *s, plan_row *row, hfg_err *err) {
 }
 
 const plan_cell *plan_src_cells(const plan_src *s, size_t *n) {
+  if (s->snap) return plan_snap_cells(s->snap, n);
   *n = s->ncells;
   return s->cells;
 }
 
 void plan_src_stats_get(const plan_src *s, plan_src_stats *out) {
+  if (s->snap) {
+    plan_snap_stats_get(s->snap, out);
+    return;
+  }
   *out = s->st;
   out->input_bytes = hfg_record_reader_bytes_read(s->rr);
 }
 
-const hfg_scheme *plan_src_scheme(const plan_src *s) { return s->scheme; }
+const hfg_scheme *plan_src_scheme(const plan_src *s) {
+  return s->snap ? plan_snap_scheme(s->snap) : s->scheme;
+}
 
 const char *const *plan_src_columns(const plan_src *s, size_t *n) {
+  if (s->snap) return plan_snap_columns(s->snap, n);
   *n = s->ncolumns;
   return (const char *const *)s->names;
 }
 
-const char *plan_src_raw_key(const plan_src *s) { return s->raw_desc; }
+const char *plan_src_raw_key(const plan_src *s) {
+  return s->snap ? plan_snap_raw_key(s->snap) : s->raw_desc;
+}
 
 long plan_src_hot_column(const plan_src *s, const char *name) {
+  if (s->snap) return plan_snap_hot_column(s->snap, name);
   return name ? find_name(s->names, s->ncolumns, name, strlen(name)) : s->first_col;
 }
 
 void plan_src_free(plan_src *s) {
   if (!s) return;
+  plan_snap_free(s->snap);
   hfg_record_reader_free(s->rr);
   hfg_scheme_free(s->scheme);
   hfg_scheme_free(s->raw);

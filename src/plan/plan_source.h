@@ -70,6 +70,12 @@ typedef struct plan_src plan_src;
 int plan_src_open(const hfg_build_options *b, double fraction, uint64_t seed,
                   const char *raw_key, plan_src **out, hfg_err *err);
 
+/* plan_src_open of o->build, or with o->rekey the old table's rows
+ * (plan_snapshot.h) behind the same calls. */
+struct hfg_plan_options;
+int plan_src_open_plan(const struct hfg_plan_options *o, double fraction, uint64_t seed,
+                       const char *raw_key, plan_src **out, hfg_err *err);
+
 /* Next sampled record the scheme can key: 1 with *row filled, 0 at the end,
  * < 0 on a fatal error (err set; I/O, corrupt gzip, header mismatch, ENOMEM).
  * Records the scheme cannot key are counted (plan_src_stats) and skipped. */

@@ -101,7 +101,7 @@ int hfg_plan_sample_splits(const hfg_plan_options *o, uint64_t regions, size_t m
     goto done;
   }
   if (!max_rows) max_rows = 1000000;
-  if ((rc = plan_src_open(o->build, o->sample > 0 ? o->sample : 1, o->seed, NULL, &src, &err)))
+  if ((rc = plan_src_open_plan(o, o->sample > 0 ? o->sample : 1, o->seed, NULL, &src, &err)))
     goto done;
   size_t cap = 0;
   plan_row row;

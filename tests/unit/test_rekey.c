@@ -11,10 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hfilegen/plan.h"
 #include "hfilegen/reader.h"
 #include "hfilegen/rekey.h"
 #include "hfilegen/writer.h"
 #include "t.h"
+#include "scheme/lists.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 #include "util/coding.h"
 
@@ -118,6 +121,9 @@ static const char *old_dir(void) {
   return d;
 }
 
+static const hfg_build_family *run_table_families; /* build --table's, for the next run */
+static size_t run_ntable_families;
+
 static int run(const char *from, const char *out, const char *old_key, const char *rowkey,
                int raw, hfg_rekey_summary *s) {
   rm_rf(out);
@@ -138,6 +144,8 @@ static int run(const char *from, const char *out, const char *old_key, const cha
   o.build.split_keys = keys;
   o.build.split_key_lens = lens;
   o.build.nsplit_keys = 1;
+  o.build.table_families = run_table_families;
+  o.build.ntable_families = run_ntable_families;
   return hfg_rekey_run(&o, s);
 }
 
@@ -184,8 +192,11 @@ TEST(visible_applies_the_markers) {
   if (strcmp((char *)b.p, want)) fprintf(stderr, "got:\n%s", (char *)b.p);
   CHECK(!strcmp((char *)b.p, want));
   CHECK_EQ_INT(dfc, 0);
-  /* old row 5 has no visible cell: no new row */
+  /* old row 5 has no visible cell: read, no new row (read = written + rejected + without) */
   CHECK_EQ_INT(s.build.records_written, 3);
+  CHECK_EQ_INT(s.build.records_read, 4);
+  CHECK_EQ_INT(s.build.records_without_cells, 1);
+  CHECK_EQ_INT(s.build.records_rejected, 0);
   CHECK_EQ_INT(s.cells_read, 14);
   CHECK_EQ_INT(s.build.cells + s.dropped_markers + s.dropped_deleted + s.dropped_expired +
                    s.dropped_versions + s.dropped_duplicate + s.dropped_outside,
@@ -221,6 +232,179 @@ TEST(a_rekeying_that_merges_rows_fails) {
   snprintf(p, sizeof p, "%s/_SUCCESS", out);
   CHECK(access(p, F_OK) != 0);
   hfg_rekey_summary_free(&s);
+}
+
+/* plan over the old table (hfg_plan_options.rekey): per new region exactly the rows
+ * and cells rekey writes there, visible (deletes applied: old row 5 has no visible
+ * cell, two of row 7's are masked) and raw; the before side is the old rowkey. */
+TEST(plan_over_the_old_table_counts_what_rekey_writes) {
+  const char *from = old_dir(), *out = t_tmp_path("test_rekey", "plan");
+  for (int raw = 0; raw <= 1; raw++) {
+    hfg_rekey_summary s;
+    CHECK_EQ_INT(run(from, out, "{id}", "{id % 10}|{id}", raw, &s), 0);
+    hfg_rekey_options o;
+    hfg_rekey_options_init(&o);
+    o.from_dir = from;
+    o.old_key = "{id}";
+    o.raw = raw;
+    o.as_of = 1000;
+    o.build.rowkey = "{id % 10}|{id}";
+    hfg_keylist *l = keylist_new();
+    CHECK(l && keylist_add(l, "5", 1) == 0);
+    hfg_plan_options po;
+    hfg_plan_options_init(&po);
+    po.build = &o.build;
+    po.rekey = &o;
+    po.splits = l;
+    hfg_plan *p = NULL;
+    char err[512];
+    CHECK_EQ_INT(hfg_plan_run(&po, &p, err, sizeof err), 0);
+    CHECK_EQ_INT(p->nregions, 2);
+    CHECK_EQ_INT(s.build.nregions, 2);
+    uint64_t rows = 0;
+    for (size_t r = 0; r < 2; r++) {
+      CHECK_EQ_INT(p->after.regions[r].rows, s.build.regions[r].rows);
+      CHECK_EQ_INT(p->after.regions[r].cells, s.build.regions[r].cells);
+      rows += s.build.regions[r].rows;
+    }
+    CHECK_EQ_INT(rows, raw ? 4 : 3);
+    CHECK_EQ_INT(p->records_read, s.build.records_read);
+    CHECK(!strcmp(p->before.key, "{id}"));
+    /* before: old keys 12 < 5 | 5, 7, 9 */
+    CHECK_EQ_INT(p->before.regions[0].rows, 1);
+    hfg_plan_free(p);
+    hfg_keylist_free(l);
+    hfg_rekey_summary_free(&s);
+  }
+}
+
+/* Fault injection: the Nth allocation of a re-key (and of a plan over the old table)
+ * fails, for every N until one run needs no more: each failing run returns an error,
+ * publishes nothing and leaves no --out behind (the sanitizer build checks that
+ * nothing leaks); the run with no failure left writes the expected cells. */
+TEST(every_allocation_failure_fails_cleanly) {
+  const char *from = old_dir(), *out = t_tmp_path("test_rekey", "fault");
+  char success[1200];
+  snprintf(success, sizeof success, "%s/_SUCCESS", out);
+  long n = 1;
+  for (;; n++) {
+    hfg_rekey_summary s;
+    hfg_fault_alloc_arm(n);
+    int rc = run(from, out, "{id}", "{id % 10}|{id}", 0, &s);
+    int fired = hfg_fault_alloc_fired();
+    hfg_fault_alloc_arm(0);
+    hfg_rekey_summary_free(&s);
+    if (!fired) {
+      CHECK_EQ_INT(rc, 0);
+      break;
+    }
+    if (rc == 0) continue; /* a failure the job works around (checked below: the cells) */
+    if (access(success, F_OK) == 0 || access(out, F_OK) == 0) {
+      fprintf(stderr, "  allocation %ld: rc %d, yet %s exists\n", n, rc, out);
+      CHECK(0);
+      break;
+    }
+  }
+  CHECK(n > 50);
+  hfg_buf b = HFG_BUF_INIT;
+  render(out, "a", &b, NULL);
+  hfg_buf_append(&b, "", 1);
+  CHECK(!strcmp((char *)b.p, "2|12 a:q@30 P=new\n2|12 a:t@5 P=tagged+acl\n7|7 a:a@19 P=kept\n"
+                             "7|7 a:b@8 P=b8\n"));
+  hfg_buf_free(&b);
+  /* the plan over the same rows */
+  hfg_rekey_options o;
+  hfg_rekey_options_init(&o);
+  o.from_dir = from;
+  o.old_key = "{id}";
+  o.as_of = 1000;
+  o.build.rowkey = "{id % 10}|{id}";
+  hfg_plan_options po;
+  hfg_plan_options_init(&po);
+  po.build = &o.build;
+  po.rekey = &o;
+  po.regions = 2;
+  for (n = 1;; n++) {
+    hfg_plan *p = NULL;
+    char err[512];
+    hfg_fault_alloc_arm(n);
+    int rc = hfg_plan_run(&po, &p, err, sizeof err);
+    int fired = hfg_fault_alloc_fired();
+    hfg_fault_alloc_arm(0);
+    if (!fired) {
+      CHECK_EQ_INT(rc, 0);
+      CHECK(p && p->after.rows == 3);
+      hfg_plan_free(p);
+      break;
+    }
+    if (rc) CHECK(p == NULL);
+    hfg_plan_free(p);
+  }
+  CHECK(n > 20);
+  /* lint over the same rows */
+  for (n = 1;; n++) {
+    hfg_lint *l = NULL;
+    hfg_scheme *sc = NULL;
+    uint64_t rows, rejected;
+    char err[512];
+    hfg_fault_alloc_arm(n);
+    int rc = hfg_rekey_lint(&o, 2, 1000, NULL, NULL, &l, &sc, &rows, &rejected, err, sizeof err);
+    int fired = hfg_fault_alloc_fired();
+    hfg_fault_alloc_arm(0);
+    if (rc) CHECK(l == NULL && sc == NULL);
+    hfg_lint_free(l);
+    hfg_scheme_free(sc);
+    if (!fired) {
+      CHECK_EQ_INT(rc, 0);
+      CHECK_EQ_INT(rows, 3); /* old row 5 has no visible cell */
+      break;
+    }
+  }
+}
+
+/* --table: the new table's families give the HFile settings; a family of the old
+ * table the new one lacks fails before anything is written (completebulkload would
+ * refuse the output). */
+TEST(the_new_tables_families) {
+  const char *from = old_dir(), *out = t_tmp_path("test_rekey", "table");
+  hfg_build_family fams[2];
+  memset(fams, 0, sizeof fams);
+  fams[0].name = "a";
+  fams[0].has_codec = 1;
+  fams[0].codec = HFG_CODEC_GZ;
+  fams[1].name = "b";
+  run_table_families = fams;
+  run_ntable_families = 2;
+  hfg_rekey_summary s;
+  CHECK_EQ_INT(run(from, out, "{id}", "{id % 10}|{id}", 1, &s), 0);
+  hfg_rekey_summary_free(&s);
+  char d[1200];
+  snprintf(d, sizeof d, "%s/a", out);
+  struct dirent **names;
+  int n = scandir(d, &names, NULL, alphasort), seen = 0;
+  for (int i = 0; i < n; i++) {
+    if (names[i]->d_name[0] != '.') {
+      char p[1500];
+      snprintf(p, sizeof p, "%s/%s", d, names[i]->d_name);
+      hfg_reader *r = NULL;
+      CHECK_EQ_INT(hfg_reader_open(p, &r), 0);
+      CHECK_EQ_INT(hfg_reader_trailer(r)->compression, 1); /* GZ's Algorithm ordinal */
+      hfg_reader_close(r);
+      seen++;
+    }
+    free(names[i]);
+  }
+  if (n >= 0) free(names);
+  CHECK(seen > 0);
+  run_ntable_families = 1; /* the new table lacks b */
+  CHECK_EQ_INT(run(from, out, "{id}", "{id % 10}|{id}", 1, &s), HFG_EINVAL);
+  CHECK(strstr(s.build.error, "family 'b' of the old table is not a family of the new table "
+                              "(its families: a)") != NULL);
+  CHECK_EQ_INT(s.build.records_read, 0);
+  CHECK(access(out, F_OK) != 0);
+  hfg_rekey_summary_free(&s);
+  run_table_families = NULL;
+  run_ntable_families = 0;
 }
 
 T_MAIN

@@ -332,6 +332,36 @@ public final class RekeyCheck {
     return got.size() + " cells against " + want.size() + (diffs.isEmpty() ? "" : "; " + diffs);
   }
 
+  /** Compression of family g's and bloom type of family v's HFiles under out (HBase's reader). */
+  private static String[] liveSettings(Configuration conf, Path out) throws IOException {
+    org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(conf)
+      .getRawFileSystem();
+    String[] r = {"", ""};
+    for (String fam : new String[] {"g", "v"}) {
+      java.util.Set<String> seen = new java.util.TreeSet<>();
+      try (java.util.stream.Stream<Path> w = Files.list(out.resolve(fam))) {
+        for (Path f : w.filter(p -> !p.getFileName().toString().startsWith("."))
+          .collect(Collectors.toList())) {
+          HFile.Reader h = HFile.createReader(fs,
+            new org.apache.hadoop.fs.Path(f.toAbsolutePath().toUri()), CacheConfig.DISABLED, true,
+            conf);
+          try {
+            if (fam.equals("g")) {
+              seen.add(h.getFileContext().getCompression().name());
+            } else {
+              byte[] bt = h.getHFileInfo().get(Bytes.toBytes("BLOOM_FILTER_TYPE"));
+              seen.add(bt == null ? "NONE" : Bytes.toString(bt));
+            }
+          } finally {
+            h.close();
+          }
+        }
+      }
+      r[fam.equals("g") ? 0 : 1] = String.join(",", seen);
+    }
+    return r;
+  }
+
   /** Runs hfilegen (its --out removed first: a rerun of the check); returns its exit code. */
   private static int run(List<String> cmd, Path log) throws Exception {
     int o = cmd.indexOf("--out");
@@ -473,6 +503,65 @@ public final class RekeyCheck {
       if (raw) {
         check("the raw oracle holds delete markers (the case is not empty)", hasMarkers, "");
       }
+    }
+    // --table (issue #26): the new table's region boundaries and family settings from the
+    // live cluster instead of --splits: 5 regions, family g without compression and v with a
+    // ROWCOL bloom (the old table's are GZ and ROW); loads with fail-if-need-split only if the
+    // files follow the live boundaries
+    {
+      String zk = "127.0.0.1:" + util.getZkCluster().getClientPort();
+      TableName nt = TableName.valueOf("mig:new_live");
+      TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(nt).setMaxFileSize(100L << 30);
+      for (ColumnFamilyDescriptor f : families()) {
+        ColumnFamilyDescriptorBuilder fb = ColumnFamilyDescriptorBuilder.newBuilder(f);
+        if (f.getNameAsString().equals("g")) {
+          fb.setCompressionType(Compression.Algorithm.NONE);
+        } else if (f.getNameAsString().equals("v")) {
+          fb.setBloomFilterType(BloomType.ROWCOL);
+        }
+        tb.setColumnFamily(fb.build());
+      }
+      byte[][] liveSplits = {b("2|"), b("4|"), b("6|"), b("8|")};
+      admin.createTable(tb.build(), liveSplits);
+      util.waitTableAvailable(nt);
+      long asOf = System.currentTimeMillis();
+      List<String> want = oracle(conf, root, work.resolve("restore-live"), false);
+      Path out = work.resolve("out-live");
+      Path log = work.resolve("rekey-live.log");
+      int rc = run(Arrays.asList(hfilegen, "rekey", "--from", root.toString(), "--snapshot", "s1",
+        "--old-key", "{id}", "--rowkey", "{id % 10}|{id}", "--table", "mig:new_live",
+        "--zookeeper", zk, "--out", out.toString(), "--as-of", Long.toString(asOf),
+        "--job-timestamp", Long.toString(T0)), log);
+      String msg = slurp(log);
+      check("rekey --table mig:new_live (regions and families from the cluster) succeeds",
+        rc == 0 && msg.contains("regions from"), "exit " + rc + ": " + msg);
+      String lerr = rc == 0 ? load(util, nt, out) : "not built";
+      check("... loads into the 5-region table with fail.if.need.split.hfile", lerr == null, lerr);
+      List<String> got = scanNew(util, nt, false);
+      check("... and its scan equals TableSnapshotScanner over s1, keys mapped",
+        got.equals(untagged(want)), firstDiff(got, untagged(want)));
+      String[] settings = rc == 0 ? liveSettings(conf, out) : new String[] {"", ""};
+      check("... family g is written uncompressed and v with a ROWCOL bloom, as the live table "
+        + "says (the snapshot's schema says GZ and ROW)",
+        settings[0].equals("NONE") && settings[1].equals("ROWCOL"),
+        "g " + settings[0] + ", v " + settings[1]);
+      TableName lacking = TableName.valueOf("mig:new_lacking");
+      TableDescriptorBuilder lb = TableDescriptorBuilder.newBuilder(lacking);
+      for (ColumnFamilyDescriptor f : families()) {
+        if (!f.getNameAsString().equals("t")) {
+          lb.setColumnFamily(f);
+        }
+      }
+      admin.createTable(lb.build(), liveSplits);
+      util.waitTableAvailable(lacking);
+      Path outL = work.resolve("out-lacking");
+      rc = run(Arrays.asList(hfilegen, "rekey", "--from", root.toString(), "--snapshot", "s1",
+        "--old-key", "{id}", "--rowkey", "{id % 10}|{id}", "--table", "mig:new_lacking",
+        "--zookeeper", zk, "--out", outL.toString()), log);
+      msg = slurp(log);
+      check("rekey --table of a new table without the old family t fails naming it, publishing "
+        + "nothing", rc != 0 && msg.contains("family 't' of the old table is not a family of the "
+        + "new table") && !Files.exists(outL), "exit " + rc + ": " + msg);
     }
     // hostile inputs: a missing snapshot; nothing published
     {
