@@ -16,7 +16,8 @@
 #   (f) with --hfilegen: LiveTableCheck - hfilegen's HBase client (splits/build/verify --table)
 #       against a live mini cluster; --live-only runs the build and this step alone
 #   (g) with --hfilegen: RekeyCheck - hfilegen rekey of a split table's snapshot, bulk-loaded and
-#       compared with TableSnapshotScanner; --rekey-only runs the build and this step alone
+#       compared with TableSnapshotScanner, and of its ExportSnapshot -copy-to target (2.6 only);
+#       --rekey-only runs the build and this step alone
 # --hbase 3.0 (3.0.0-beta-1) runs the reader-side steps only: (a) WriteReference, (b), (s), (c),
 # (c2), (e); WriteBulkCase, (d) and (f) print SKIP naming the artifacts the mini cluster lacks.
 # Prints one "N passed, M failed" line totalling every check; exits non-zero on any failure.
@@ -32,7 +33,7 @@ BULK_ONLY=0
 REKEY_ONLY=0
 
 usage() {
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 

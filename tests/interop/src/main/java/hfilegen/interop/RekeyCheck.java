@@ -60,7 +60,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * the new table's scan must equal the oracle with keys mapped, cell for cell (row, family,
  * qualifier, timestamp, type, value, tags). The same for {@code --raw} against a raw scan. Then
  * the old table is dropped (its files move to archive/) and the re-key of {@code s1} must still
- * load and equal the oracle. Hostile inputs (a missing snapshot, a store file removed) must fail with a
+ * load and equal the oracle. Before that, ExportSnapshot copies s1 to a local directory (its
+ * MapReduce job in LocalJobRunner) and the re-key of that export target must equal the root
+ * directory's, cell for cell. Hostile inputs (a missing snapshot, a store file removed) must fail with a
  * message naming the file and publish nothing. Prints PASS/FAIL lines and "N passed, M failed".
  */
 public final class RekeyCheck {
@@ -424,6 +426,93 @@ public final class RekeyCheck {
     return s;
   }
 
+  /**
+   * ExportSnapshot -copy-to a local directory (a MapReduce job, in LocalJobRunner here), then
+   * {@code hfilegen rekey --from EXPORT --snapshot s1} at the visible run's --as-of must give
+   * that run's cells, read by HBase's HFile reader, tags included. The export holds the
+   * snapshot's manifest under .hbase-snapshot/ and every store file under archive/, no data/.
+   */
+  private static void exportCase(HBaseTestingUtility util, String hfilegen, Path root, Path work,
+    Path splits, long asOf, List<String> rootRun) throws Exception {
+    Class<?> tool;
+    try {
+      tool = Class.forName("org.apache.hadoop.hbase.snapshot.ExportSnapshot");
+    } catch (ClassNotFoundException e) {
+      OUT.println("SKIP ExportSnapshot case: no hbase-mapreduce on this profile's classpath "
+        + "(see tests/interop/pom.xml)");
+      return;
+    }
+    Path export = work.resolve("export");
+    deleteTree(export);
+    String err;
+    try {
+      Configuration ec = new Configuration(util.getConfiguration());
+      ec.set("mapreduce.framework.name", "local");
+      // -no-checksum-verify: on this local file system the mapper's FileSystem.getFileChecksum
+      // of a source store file and of its copy differ ("Checksum mismatch"), so the copies are
+      // checked by name and length only; the check below compares their bytes itself.
+      int rc = org.apache.hadoop.util.ToolRunner.run(ec,
+        (org.apache.hadoop.util.Tool) tool.getDeclaredConstructor().newInstance(),
+        new String[] {"-snapshot", "s1", "-copy-to", export.toUri().toString(), "-mappers", "2",
+          "-no-checksum-verify"});
+      err = rc == 0 ? null : "exit " + rc;
+    } catch (Throwable t) {
+      err = Fail.describe(t);
+    }
+    check("ExportSnapshot -snapshot s1 -copy-to " + export.toUri() + " (LocalJobRunner)",
+      err == null, err);
+    if (err != null) {
+      return;
+    }
+    // every exported store file: under archive/, byte for byte the file it copies (found in
+    // the root directory's data/ or archive/)
+    List<Path> archived;
+    try (java.util.stream.Stream<Path> w = Files.walk(export.resolve("archive"))) {
+      archived = w.filter(Files::isRegularFile)
+        .filter(p -> !p.getFileName().toString().startsWith(".")).collect(Collectors.toList());
+    } catch (IOException e) {
+      archived = new ArrayList<>();
+    }
+    List<String> differ = new ArrayList<>();
+    for (Path f : archived) {
+      Path rel = export.resolve("archive").relativize(f);
+      Path src = Files.exists(root.resolve(rel)) ? root.resolve(rel)
+        : root.resolve("archive").resolve(rel);
+      if (!Files.exists(src) || Files.mismatch(src, f) != -1) {
+        differ.add(rel.toString());
+      }
+    }
+    check("... the export holds .hbase-snapshot/s1 and the store files under archive/ only, "
+      + "each the same bytes as its source",
+      Files.isRegularFile(export.resolve(".hbase-snapshot").resolve("s1")
+        .resolve(".snapshotinfo")) && !archived.isEmpty() && differ.isEmpty()
+        && !Files.exists(export.resolve("data")),
+      archived.size() + " files under archive/, data/ " + (Files.exists(export.resolve("data"))
+        ? "present" : "absent") + (differ.isEmpty() ? "" : ", not as their source: " + differ));
+    Path out = work.resolve("out-export");
+    Path log = work.resolve("rekey-export.log");
+    int rc = run(rekeyCmd(hfilegen, export, splits, out, asOf), log);
+    check("rekey --from the ExportSnapshot target succeeds", rc == 0, "exit " + rc + ": " + slurp(log));
+    if (rc != 0) {
+      return;
+    }
+    List<String> got = readOutput(util.getConfiguration(), out);
+    check("... its output equals the root-directory run's, cell for cell with tags",
+      rootRun != null && !got.isEmpty() && got.equals(rootRun),
+      rootRun == null ? "no root-directory run to compare with" : firstDiff(got, rootRun));
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> w = Files.walk(dir)) {
+      for (Path p : w.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
+        Files.delete(p);
+      }
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     if (args.length != 2) {
       System.err.println("usage: RekeyCheck HFILEGEN WORK_DIR");
@@ -472,9 +561,14 @@ public final class RekeyCheck {
     Path splits = work.resolve("splits.txt");
     Files.write(splits, Arrays.stream(newSplits()).map(Bytes::toString)
       .collect(Collectors.joining("\n", "", "\n")).getBytes(StandardCharsets.UTF_8));
+    long visibleAsOf = -1;
+    List<String> visibleFiles = null;
     for (boolean raw : new boolean[] {false, true}) {
       String mode = raw ? "raw" : "visible";
       long asOf = System.currentTimeMillis();
+      if (!raw) {
+        visibleAsOf = asOf;
+      }
       List<String> want = oracle(conf, root, work.resolve("restore-" + mode), raw);
       Path out = work.resolve("out-" + mode);
       Path log = work.resolve("rekey-" + mode + ".log");
@@ -490,6 +584,9 @@ public final class RekeyCheck {
       String lerr = load(util, nt, out);
       check("the " + mode + " output bulk-loads with fail.if.need.split.hfile", lerr == null, lerr);
       List<String> files = readOutput(conf, out);
+      if (!raw) {
+        visibleFiles = files;
+      }
       check("the " + mode + " output, read by HBase's HFile reader, equals TableSnapshotScanner "
         + "over s1 with keys mapped, cell for cell with tags", files.equals(want),
         firstDiff(files, want));
@@ -563,6 +660,7 @@ public final class RekeyCheck {
         + "nothing", rc != 0 && msg.contains("family 't' of the old table is not a family of the "
         + "new table") && !Files.exists(outL), "exit " + rc + ": " + msg);
     }
+    exportCase(util, hfilegen, root, work, splits, visibleAsOf, visibleFiles);
     // hostile inputs: a missing snapshot; nothing published
     {
       Path out = work.resolve("out-missing");
