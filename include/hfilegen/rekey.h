@@ -23,6 +23,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 #define HFG_REKEY_OPTIONS_VERSION 1
 
@@ -62,6 +63,7 @@ void hfg_rekey_options_init(hfg_rekey_options *o);
 int hfg_rekey_run(const hfg_rekey_options *o, hfg_rekey_summary *sum);
 void hfg_rekey_summary_free(hfg_rekey_summary *s);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

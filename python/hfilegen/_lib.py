@@ -55,14 +55,14 @@ def _f(name, res, *args):
 
 
 vp = C.c_void_p
-_f("hfgb_args_parse", vp, C.c_int, C.POINTER(C.c_char_p))
-_f("hfgb_args_options", vp, vp)
-_f("hfgb_args_ninputs", C.c_size_t, vp)
-_f("hfgb_args_input", C.c_char_p, vp, C.c_size_t)
-_f("hfgb_args_out", C.c_char_p, vp)
-_f("hfgb_args_rejects", C.c_char_p, vp)
-_f("hfgb_args_max_rejects", C.c_uint64, vp)
-_f("hfgb_args_free", None, vp)
+_f("hfg_build_args_parse", vp, C.c_int, C.POINTER(C.c_char_p))
+_f("hfg_build_args_options", vp, vp)
+_f("hfg_build_args_ninputs", C.c_size_t, vp)
+_f("hfg_build_args_input", C.c_char_p, vp, C.c_size_t)
+_f("hfg_build_args_out", C.c_char_p, vp)
+_f("hfg_build_args_rejects", C.c_char_p, vp)
+_f("hfg_build_args_max_rejects", C.c_uint64, vp)
+_f("hfg_build_args_free", None, vp)
 _f("hfg_batch_open", C.c_int, vp, C.c_int64, C.POINTER(vp), C.c_char_p, C.c_size_t)
 _f("hfg_batch_free", None, vp)
 _f("hfg_batch_errmsg", C.c_char_p, vp)
@@ -92,15 +92,15 @@ _f("hfg_batch_key_nulls", C.c_int, vp, C.c_size_t, C.c_size_t,
    C.c_uint64, C.POINTER(C.POINTER(BatchOut)))
 _f("hfg_batch_set_nulls", None, vp, C.c_uint64)
 _f("hfg_batch_set_blank_lines", None, vp, C.c_uint64)
-_f("hfgb_args_format", C.c_int, vp)
-_f("hfgb_args_null_string", C.c_char_p, vp)
-_f("hfgb_args_ncolumns", C.c_size_t, vp)
-_f("hfgb_args_column", C.c_char_p, vp, C.c_size_t)
-_f("hfgb_args_set_source", C.c_int, vp, C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t,
+_f("hfg_build_args_format", C.c_int, vp)
+_f("hfg_build_args_null_string", C.c_char_p, vp)
+_f("hfg_build_args_ncolumns", C.c_size_t, vp)
+_f("hfg_build_args_column", C.c_char_p, vp, C.c_size_t)
+_f("hfg_build_args_set_source", C.c_int, vp, C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t,
    C.POINTER(C.c_char_p))
 _f("hfg_batch_scan_file", C.c_int, vp, C.c_size_t, C.c_uint64, C.POINTER(C.c_size_t),
    C.POINTER(u64p))
 _f("hfg_batch_read_range", C.c_int, vp, C.c_size_t, C.c_uint64, C.c_uint64, C.c_uint64,
    C.c_uint64, C.POINTER(C.POINTER(BatchOut)))
-_f("hfgb_args_check", C.c_int, vp, C.c_char_p, C.c_int)
-_f("cli_parse_size", C.c_int, C.c_char_p, u64p)
+_f("hfg_build_args_check", C.c_int, vp, C.c_char_p, C.c_int)
+_f("hfg_parse_size", C.c_int, C.c_char_p, u64p)
