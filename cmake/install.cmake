@@ -9,7 +9,20 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/hfilegen DESTINATION ${CMAKE_INSTA
         FILES_MATCHING PATTERN "*.h")
 
 # hfilegen.pc, relocatable: its prefix is found from where it lies (${pcfiledir}), so the
-# same file serves a staging prefix, /usr/local and the package's /usr.
+# same file serves a staging prefix, /usr/local and the package's /usr. The dependencies
+# are Libs.private -l flags, not Requires.private modules: the public headers include none
+# of their headers, and Requires.private would make `pkg-config --cflags --libs hfilegen`
+# fail on a node without every dependency's -dev package (liblz4-dev, libpq-dev, ...).
+set(HFG_PC_LIBS)
+foreach(m LZ4 ZSTD XXHASH PROTOBUFC YAML LZMA EXPAT ISAL LIBPQ MARIADB)
+  if(${m}_FOUND)
+    foreach(l ${${m}_LIBRARIES})
+      string(APPEND HFG_PC_LIBS " -l${l}")
+    endforeach()
+  endif()
+endforeach()
+string(APPEND HFG_PC_LIBS " -lz -lbz2 -lsnappy -lzookeeper_mt -lm -pthread")
+string(STRIP "${HFG_PC_LIBS}" HFG_PC_LIBS)
 file(RELATIVE_PATH HFG_PC_UP /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 string(REGEX REPLACE "/$" "" HFG_PC_UP "${HFG_PC_UP}")
 configure_file(${CMAKE_SOURCE_DIR}/packaging/hfilegen.pc.in ${CMAKE_BINARY_DIR}/hfilegen.pc @ONLY)

@@ -80,14 +80,14 @@ grep -q "5000 cells" "$work/write.out" || fail "write_hfile: $(cat "$work/write.
   fail "hfilegen verify of the pkg-config program's HFile: $(cat "$work/verify.out")"
 grep -q "OK .*5000 cells, 5000 rows" "$work/verify.out" || fail "verify: $(cat "$work/verify.out")"
 ok "pkg-config program (shared): $(cat "$work/write.out"); verify passes"
-# libhfilegen.a linked in, its dependencies shared: Requires.private's modules and
-# Libs.private (a fully static `pkg-config --static` link needs static libpq's libpgcommon
-# and libpgport, which Debian's libpq-dev does not ship)
-requires=$(pkg-config --print-requires-private hfilegen | awk '{print $1}')
-private=$(sed -n 's/^Libs.private: //p' "$stage/lib/pkgconfig/hfilegen.pc")
-# shellcheck disable=SC2046,SC2086
+# libhfilegen.a linked in through `pkg-config --static` (its Libs.private); hfilegen.pc
+# needs no other module (Requires would need every dependency's -dev package on the node)
+requires=$(pkg-config --print-requires --print-requires-private hfilegen)
+[ -z "$requires" ] || fail "hfilegen.pc requires other modules: $(echo $requires)"
+# shellcheck disable=SC2046
 cc -Wall -Wextra -Werror -o "$work/write_hfile_static" "$src/samples/c/write_hfile.c" \
-  $(pkg-config --cflags hfilegen) "$stage/lib/libhfilegen.a" $(pkg-config --libs $requires) $private
+  $(pkg-config --cflags hfilegen) "$stage/lib/libhfilegen.a" \
+  $(pkg-config --static --libs hfilegen | sed 's/ -lhfilegen / /')
 LD_LIBRARY_PATH=$stage/lib ldd "$work/write_hfile_static" > "$work/ldd_static.out"
 if grep -q libhfilegen "$work/ldd_static.out"; then fail "static program loads libhfilegen.so"; fi
 "$work/write_hfile_static" "$work/static.hfile" 5000 > /dev/null || fail "write_hfile (static) failed"
