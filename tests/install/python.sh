@@ -27,8 +27,11 @@ major=$(sed -n 's/^project(hfilegen VERSION \([0-9]*\).*/\1/p' "$src/CMakeLists.
 
 # pip install ./python: the package alone, outside the source tree (its dependencies are
 # the venv's; whether they are declared is checked below)
+# (from a copy: setuptools writes build/ and *.egg-info beside the sources)
+cp -r "$src/python" "$work/python-src"
+rm -rf "$work/python-src/build" "$work/python-src"/*.egg-info
 "$py" -m pip install -q --disable-pip-version-check --no-deps \
-  --target "$work/site" "$src/python" > "$work/pip.log" 2>&1 ||
+  --target "$work/site" "$work/python-src" > "$work/pip.log" 2>&1 ||
   { cat "$work/pip.log"; echo "FAIL: pip install ./python"; exit 1; }
 ok "pip install ./python -> $work/site"
 cd "$work"
