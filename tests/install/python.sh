@@ -102,6 +102,31 @@ PY
   fail "sample job: $(cat "$work/job.out")"
 ok "sample: $(cat "$work/job.out")"
 
+# the wheel that bundles the library (tools/build-wheel.sh: auditwheel): installed alone, it
+# loads its own copy, whose dependencies resolve inside the wheel, and keys the sample
+whl=$("$src/tools/build-wheel.sh" "$build" "$work/wheel" 2> "$work/wheel.log") ||
+  fail "tools/build-wheel.sh: $(tail -5 "$work/wheel.log")"
+if [ -n "$whl" ] && [ -f "$whl" ]; then
+  "$py" -m pip install -q --disable-pip-version-check --no-deps --target "$work/wsite" "$whl" \
+    > "$work/wpip.log" 2>&1 || fail "pip install $(basename "$whl"): $(tail -3 "$work/wpip.log")"
+  got=$(env -u LD_LIBRARY_PATH PKG_CONFIG_PATH=/nonexistent PYTHONPATH=$work/wsite \
+    "$py" -c 'import hfilegen._lib as l; print(l.path)' 2>&1) || fail "import from the wheel: $got"
+  [ "$got" = "$work/wsite/hfilegen/libhfilegen.so.$major" ] || fail "the wheel loaded '$got'"
+  ldd "$work/wsite/hfilegen/libhfilegen.so.$major" > "$work/wldd" 2>&1 || true
+  if grep -q "not found" "$work/wldd"; then fail "the wheel's library: $(grep 'not found' "$work/wldd")"; fi
+  for l in liblz4 libzstd libprotobuf-c libpq libmariadb libzookeeper_mt; do
+    grep -q "^[[:space:]]*$l-[0-9a-f]*\.so[^ ]* => $work/wsite/hfilegen/\.\./hfilegen\.libs/" "$work/wldd" ||
+      fail "the wheel does not bundle $l: $(grep "$l" "$work/wldd")"
+  done
+  WRITTEN=$written PYTHONPATH=$work/wsite PKG_CONFIG_PATH=/nonexistent "$py" -c '
+import os, hfilegen
+job = hfilegen.Job(["--job", "samples/jobs/orders_salt10.yaml"], timestamp=1700000000000)
+keyed, rejects, stats = job.read_file(0)
+assert keyed.num_rows == int(os.environ["WRITTEN"]), keyed.num_rows' > "$work/wjob.out" 2>&1 ||
+    fail "the sample through the wheel: $(tail -3 "$work/wjob.out")"
+  ok "wheel $(basename "$whl"): its own libhfilegen, $(grep -c hfilegen.libs "$work/wldd") libraries from hfilegen.libs, the sample keyed"
+fi
+
 # python/README.md's spark-submit line: the installed package's job file on local[2], the
 # library through pkg-config; the output equals the installed `hfilegen build`'s
 if command -v java > /dev/null && [ -x "$src/.venv/bin/spark-submit" ]; then
