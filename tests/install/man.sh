@@ -9,7 +9,9 @@ bin=$1
 mandir=$2
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# flags are looked for in a wide rendering (no line breaks inside them); warnings at 80 columns
 render() { MANWIDTH=300 LC_ALL=C.UTF-8 man --nh --nj --warnings -E UTF-8 -l "$1" 2>"$tmp/warn" | col -b; }
+lint() { MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -E UTF-8 -l "$1" 2>"$tmp/warn" >/dev/null; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -22,12 +24,11 @@ for p in "${pages[@]}"; do
   [ -f "$p" ] || { fail "no man page $(basename "$p") (add man/$(basename "$p").scd)"; continue; }
   render "$p" > "$tmp/page"
   [ -s "$tmp/page" ] || fail "$(basename "$p") renders empty"
+  lint "$p"
   if [ -s "$tmp/warn" ]; then fail "$(basename "$p"): man --warnings: $(head -5 "$tmp/warn")"; fi
 done
 
 render "$mandir/hfilegen.1" > "$tmp/top" 2>/dev/null || true
-# the pages as one line of text each: a flag split by hyphenation or a line break still counts
-# only if it is printed whole, so join nothing; man prints flags unhyphenated (scdoc's \-)
 for c in $cmds; do
   grep -qE "^ +$c\$|^ +$c " "$tmp/top" || fail "hfilegen(1) does not list the command '$c'"
   page=$mandir/hfilegen-$c.1
