@@ -25,6 +25,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 typedef struct hfg_batch hfg_batch;
 
@@ -143,6 +144,7 @@ int hfg_batch_read_range(hfg_batch *b, size_t file, uint64_t start, uint64_t end
 /* HBase's cell order on rows (unsigned bytes, shorter first on a tie). */
 int hfg_batch_compare_rows(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

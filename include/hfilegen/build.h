@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 #define HFG_BUILD_OPTIONS_VERSION 2 /* 2: hfg_writer_options.write_chunk */
 
@@ -217,6 +218,7 @@ uint64_t hfg_build_abandon(const hfg_build_options *o, char *staging, size_t cap
  * be NULL) set to a static reason. */
 int hfg_family_name_check(const char *name, size_t len, const char **why);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

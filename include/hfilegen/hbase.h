@@ -37,6 +37,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 #define HFG_HBASE_OPTIONS_VERSION 1
 
@@ -138,6 +139,7 @@ int hfg_hbase_site_load(const char *path, hfg_hbase_site *out, char *err, size_t
 /* Why the client cannot talk to a cluster so configured (Kerberos/SASL, TLS), or NULL. */
 const char *hfg_hbase_site_unsupported(const hfg_hbase_site *s);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

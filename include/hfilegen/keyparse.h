@@ -32,6 +32,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 typedef struct hfg_keyparse hfg_keyparse;
 
@@ -93,6 +94,7 @@ int hfg_keyparse_rowkey(const hfg_keyparse *kp, const char *tmpl, hfg_scheme **o
 int hfg_keyparse_check_rekey(const hfg_keyparse *kp, const hfg_scheme *s, char *warn,
                              size_t warnlen, char *errmsg, size_t errlen);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

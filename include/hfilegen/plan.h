@@ -35,6 +35,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 #define HFG_PLAN_OPTIONS_VERSION 1
 
@@ -179,6 +180,7 @@ int hfg_plan_sample_splits(const hfg_plan_options *o, uint64_t regions, size_t m
                            hfg_keylist **out, hfg_findings **warnings, char *errmsg,
                            size_t errlen);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

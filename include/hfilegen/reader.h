@@ -35,6 +35,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 typedef struct hfg_reader hfg_reader;
 
@@ -366,6 +367,7 @@ int hfg_verify_path(const char *path, hfg_verify_report *report);
 
 void hfg_verify_report_free(hfg_verify_report *report);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

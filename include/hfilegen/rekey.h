@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 #define HFG_REKEY_OPTIONS_VERSION 1
 
@@ -95,6 +96,7 @@ int hfg_rekey_lint(const hfg_rekey_options *o, uint64_t regions, uint64_t max_ro
                    hfg_scheme **scheme, uint64_t *rows, uint64_t *rejected, char *errmsg,
                    size_t errlen);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 typedef struct hfg_field {
   const char *p;  /* not NUL-terminated */
@@ -239,6 +240,7 @@ void hfg_lint_free(hfg_lint *l);
 const char *hfg_columns_hint(char *buf, size_t cap, const char *const *names, size_t n,
                              const char *unknown, size_t unknown_len);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

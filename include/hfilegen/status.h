@@ -12,6 +12,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 /* X(name, value, short description) */
 #define HFG_STATUS_LIST(X)                                                   \
@@ -45,6 +46,7 @@ const char *hfg_strerror(int status);
 /* Symbolic name of a status code ("HFG_ENOMEM"). Never NULL. */
 const char *hfg_status_name(int status);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

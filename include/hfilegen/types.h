@@ -12,6 +12,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 /* Block compression. ZSTD exists in two incompatible on-disk framings and is
  * only ever chosen by one of its two explicit names (format-specs/codecs.md):
@@ -103,6 +104,7 @@ int hfg_encoding_hbase_id(hfg_encoding e);           /* the 2-byte id: 0, 2, 3, 
 int hfg_encoding_from_id(int id, hfg_encoding *out); /* 0 or -1 */
 int hfg_encoding_parse(const char *name, hfg_encoding *out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

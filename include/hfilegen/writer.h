@@ -22,6 +22,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
 #define HFG_WRITER_OPTIONS_VERSION 2 /* 2: write_chunk */
 
@@ -122,6 +123,7 @@ int hfg_writer_last_row(const hfg_writer *w, const uint8_t **row, size_t *len);
 /* Memory writers: the file bytes after finish (borrowed until free). */
 const uint8_t *hfg_writer_mem_data(const hfg_writer *w, size_t *len);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

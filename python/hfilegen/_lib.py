@@ -1,29 +1,65 @@
-"""ctypes declarations of libhfilegen.so (include/hfilegen/batch.h and src/cli/bind.c).
+"""ctypes declarations of libhfilegen (include/hfilegen/batch.h and build_args.h).
 
-The library is found through HFILEGEN_LIB (a path to libhfilegen.so), else next to this
-package (hfilegen/libhfilegen.so), else in the repository's build/ directory.
+The library is, in this order: HFILEGEN_LIB (a path, or a soname for the loader); a copy
+bundled in this package (hfilegen/libhfilegen.so*); in a source checkout, its build/
+directory; the libdir of hfilegen.pc (pkg-config, e.g. a `cmake --install --prefix`
+staging tree on PKG_CONFIG_PATH); the dynamic loader (libhfilegen.so.0 installed by the
+Debian package or `cmake --install` into a system prefix, or on LD_LIBRARY_PATH).
 """
 import ctypes as C
+import glob
 import os
+import shutil
+import subprocess
 
+SONAME = "libhfilegen.so.0"  # the library's ABI this package is written against
 _here = os.path.dirname(os.path.abspath(__file__))
 
 
-def _find():
-    cands = []
-    if os.environ.get("HFILEGEN_LIB"):
-        cands.append(os.environ["HFILEGEN_LIB"])
-    cands.append(os.path.join(_here, "libhfilegen.so"))
-    cands.append(os.path.join(_here, "..", "..", "build", "libhfilegen.so"))
-    for c in cands:
-        if os.path.exists(c):
-            return os.path.abspath(c)
-    raise OSError("libhfilegen.so not found: set HFILEGEN_LIB or build it "
-                  "(cmake ... && ninja -C build), tried " + ", ".join(cands))
+def _pkg_config_libdir():
+    exe = shutil.which("pkg-config")
+    if not exe:
+        return None
+    try:
+        r = subprocess.run([exe, "--variable=libdir", "hfilegen"], capture_output=True,
+                           text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else None
 
 
-path = _find()
-lib = C.CDLL(path)
+def _candidates():
+    env = os.environ.get("HFILEGEN_LIB")
+    if env:
+        yield env
+        return  # asked for this one: no other is a silent substitute
+    yield from sorted(glob.glob(os.path.join(_here, "libhfilegen.so*")))
+    repo = os.path.dirname(os.path.dirname(_here))
+    if os.path.exists(os.path.join(repo, "CMakeLists.txt")):
+        yield os.path.join(repo, "build", "libhfilegen.so")
+    libdir = _pkg_config_libdir()
+    if libdir:
+        yield os.path.join(libdir, SONAME)
+    yield SONAME  # the loader: ld.so.cache, LD_LIBRARY_PATH
+
+
+def _load():
+    tried = []
+    for c in _candidates():
+        bare = os.sep not in c
+        if not bare and not os.path.exists(c):
+            tried.append(c + " (no such file)")
+            continue
+        try:
+            return (c if bare else os.path.abspath(c)), C.CDLL(c)
+        except OSError as e:
+            tried.append("%s (%s)" % (c, e))
+    raise OSError("libhfilegen not found: install it (the hfilegen .deb, or cmake --install), "
+                  "build it (cmake ... && ninja -C build), or set HFILEGEN_LIB; tried "
+                  + "; ".join(tried))
+
+
+path, lib = _load()
 
 u8p = C.POINTER(C.c_uint8)
 i64p = C.POINTER(C.c_int64)
@@ -55,14 +91,14 @@ def _f(name, res, *args):
 
 
 vp = C.c_void_p
-_f("hfgb_args_parse", vp, C.c_int, C.POINTER(C.c_char_p))
-_f("hfgb_args_options", vp, vp)
-_f("hfgb_args_ninputs", C.c_size_t, vp)
-_f("hfgb_args_input", C.c_char_p, vp, C.c_size_t)
-_f("hfgb_args_out", C.c_char_p, vp)
-_f("hfgb_args_rejects", C.c_char_p, vp)
-_f("hfgb_args_max_rejects", C.c_uint64, vp)
-_f("hfgb_args_free", None, vp)
+_f("hfg_build_args_parse", vp, C.c_int, C.POINTER(C.c_char_p))
+_f("hfg_build_args_options", vp, vp)
+_f("hfg_build_args_ninputs", C.c_size_t, vp)
+_f("hfg_build_args_input", C.c_char_p, vp, C.c_size_t)
+_f("hfg_build_args_out", C.c_char_p, vp)
+_f("hfg_build_args_rejects", C.c_char_p, vp)
+_f("hfg_build_args_max_rejects", C.c_uint64, vp)
+_f("hfg_build_args_free", None, vp)
 _f("hfg_batch_open", C.c_int, vp, C.c_int64, C.POINTER(vp), C.c_char_p, C.c_size_t)
 _f("hfg_batch_free", None, vp)
 _f("hfg_batch_errmsg", C.c_char_p, vp)
@@ -92,15 +128,15 @@ _f("hfg_batch_key_nulls", C.c_int, vp, C.c_size_t, C.c_size_t,
    C.c_uint64, C.POINTER(C.POINTER(BatchOut)))
 _f("hfg_batch_set_nulls", None, vp, C.c_uint64)
 _f("hfg_batch_set_blank_lines", None, vp, C.c_uint64)
-_f("hfgb_args_format", C.c_int, vp)
-_f("hfgb_args_null_string", C.c_char_p, vp)
-_f("hfgb_args_ncolumns", C.c_size_t, vp)
-_f("hfgb_args_column", C.c_char_p, vp, C.c_size_t)
-_f("hfgb_args_set_source", C.c_int, vp, C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t,
+_f("hfg_build_args_format", C.c_int, vp)
+_f("hfg_build_args_null_string", C.c_char_p, vp)
+_f("hfg_build_args_ncolumns", C.c_size_t, vp)
+_f("hfg_build_args_column", C.c_char_p, vp, C.c_size_t)
+_f("hfg_build_args_set_source", C.c_int, vp, C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t,
    C.POINTER(C.c_char_p))
 _f("hfg_batch_scan_file", C.c_int, vp, C.c_size_t, C.c_uint64, C.POINTER(C.c_size_t),
    C.POINTER(u64p))
 _f("hfg_batch_read_range", C.c_int, vp, C.c_size_t, C.c_uint64, C.c_uint64, C.c_uint64,
    C.c_uint64, C.POINTER(C.POINTER(BatchOut)))
-_f("hfgb_args_check", C.c_int, vp, C.c_char_p, C.c_int)
-_f("cli_parse_size", C.c_int, C.c_char_p, u64p)
+_f("hfg_build_args_check", C.c_int, vp, C.c_char_p, C.c_int)
+_f("hfg_parse_size", C.c_int, C.c_char_p, u64p)

@@ -31,7 +31,7 @@ def compare_rows(a: bytes, b: bytes) -> int:
 
 def _parse(args):
     argv = (C.c_char_p * (len(args) + 1))(b"build", *[a.encode() for a in args])
-    a = lib.hfgb_args_parse(len(args) + 1, argv)
+    a = lib.hfg_build_args_parse(len(args) + 1, argv)
     if not a:
         raise HfilegenError("hfilegen build: bad flags or job file (see stderr): %s"
                             % " ".join(args))
@@ -43,17 +43,17 @@ def job_inputs(args):
     format (0 csv, 1 tsv, 2 by name, 3.. dumps), null_string, out}."""
     a, _argv = _parse(list(args))
     try:
-        ns = lib.hfgb_args_null_string(a)
-        out = lib.hfgb_args_out(a)
-        return {"inputs": [lib.hfgb_args_input(a, i).decode()
-                           for i in range(lib.hfgb_args_ninputs(a))],
-                "columns": [lib.hfgb_args_column(a, i).decode()
-                            for i in range(lib.hfgb_args_ncolumns(a))],
-                "format": lib.hfgb_args_format(a),
+        ns = lib.hfg_build_args_null_string(a)
+        out = lib.hfg_build_args_out(a)
+        return {"inputs": [lib.hfg_build_args_input(a, i).decode()
+                           for i in range(lib.hfg_build_args_ninputs(a))],
+                "columns": [lib.hfg_build_args_column(a, i).decode()
+                            for i in range(lib.hfg_build_args_ncolumns(a))],
+                "format": lib.hfg_build_args_format(a),
                 "null_string": ns.decode() if ns else None,
                 "out": out.decode() if out else None}
     finally:
-        lib.hfgb_args_free(a)
+        lib.hfg_build_args_free(a)
 
 
 def check_args(args, files=True):
@@ -75,16 +75,16 @@ def check_args(args, files=True):
                 job = w[len("--job="):]
             elif w == "--":
                 break
-        return lib.hfgb_args_check(a, job.encode() if job else None, 1 if files else 0)
+        return lib.hfg_build_args_check(a, job.encode() if job else None, 1 if files else 0)
     finally:
-        lib.hfgb_args_free(a)
+        lib.hfg_build_args_free(a)
 
 
 def parse_size(s):
     """A size as `hfilegen build` reads one (--memory, --max-file-size): digits, an optional
     fraction, k/m/g/t and an optional b (256m, 1.5g, 64kb), nothing else; None if not one."""
     n = C.c_uint64()
-    return None if lib.cli_parse_size(s.encode(), C.byref(n)) else n.value
+    return None if lib.hfg_parse_size(s.encode(), C.byref(n)) else n.value
 
 
 class Job:
@@ -101,21 +101,21 @@ class Job:
             ins, cols = source
             ia = (C.c_char_p * len(ins))(*[s.encode() for s in ins])
             ca = (C.c_char_p * max(len(cols), 1))(*[s.encode() for s in cols])
-            if lib.hfgb_args_set_source(self._a, len(ins), ia, len(cols), ca):
-                lib.hfgb_args_free(self._a)
+            if lib.hfg_build_args_set_source(self._a, len(ins), ia, len(cols), ca):
+                lib.hfg_build_args_free(self._a)
                 self._a = None
                 raise MemoryError("hfilegen: out of memory")
-        if not lib.hfgb_args_ninputs(self._a) or not lib.hfgb_args_out(self._a):
-            lib.hfgb_args_free(self._a)
+        if not lib.hfg_build_args_ninputs(self._a) or not lib.hfg_build_args_out(self._a):
+            lib.hfg_build_args_free(self._a)
             self._a = None
             raise HfilegenError("hfilegen build: needs --rowkey, --out and at least one input")
         b = C.c_void_p()
         err = C.create_string_buffer(1024)
-        rc = lib.hfg_batch_open(lib.hfgb_args_options(self._a),
+        rc = lib.hfg_batch_open(lib.hfg_build_args_options(self._a),
                                 -1 if timestamp is None else int(timestamp), C.byref(b), err,
                                 len(err))
         if rc:
-            lib.hfgb_args_free(self._a)
+            lib.hfg_build_args_free(self._a)
             self._a = None
             raise HfilegenError(err.value.decode(errors="replace"))
         self._b = b
@@ -125,7 +125,7 @@ class Job:
             lib.hfg_batch_free(self._b)
             self._b = None
         if getattr(self, "_a", None):
-            lib.hfgb_args_free(self._a)
+            lib.hfg_build_args_free(self._a)
             self._a = None
 
     def __del__(self):
@@ -152,21 +152,21 @@ class Job:
 
     @property
     def inputs(self):
-        return [lib.hfgb_args_input(self._a, i).decode()
-                for i in range(lib.hfgb_args_ninputs(self._a))]
+        return [lib.hfg_build_args_input(self._a, i).decode()
+                for i in range(lib.hfg_build_args_ninputs(self._a))]
 
     @property
     def out_dir(self):
-        return lib.hfgb_args_out(self._a).decode()
+        return lib.hfg_build_args_out(self._a).decode()
 
     @property
     def rejects_path(self):
-        r = lib.hfgb_args_rejects(self._a)
+        r = lib.hfg_build_args_rejects(self._a)
         return r.decode() if r else os.path.join(self.out_dir, "_rejects.tsv")
 
     @property
     def max_rejects(self):
-        return lib.hfgb_args_max_rejects(self._a)
+        return lib.hfg_build_args_max_rejects(self._a)
 
     @property
     def columns(self):

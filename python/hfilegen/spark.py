@@ -1,7 +1,8 @@
 """The hfilegen build job on Spark, byte-identical to `hfilegen build` with the same
 job file, flags and timestamp.
 
-    spark-submit --master yarn ... -m hfilegen.spark --job job.yaml [build flags]
+    spark-submit --master yarn ... .../hfilegen/spark.py --job job.yaml [build flags]
+        (this file, installed; python/README.md says what each node needs)
     python -m hfilegen.spark --master 'local[2]' --job job.yaml [build flags]
 
 Stages: (1) one task per input file reads it with hfilegen's own record reader (the CSV/TSV

@@ -1,31 +1,34 @@
 /*
  * The command line of `hfilegen build` as a library call, for the Python
  * bindings (python/hfilegen): the same job file and flags mean the same
- * options in both (the parsing is opts.c's). Built only into the shared
- * library libhfilegen.so; problems are printed as the CLI prints them.
+ * options in both (the parsing is opts.c's). The API is
+ * include/hfilegen/build_args.h; built into libhfilegen (not the CLI); problems
+ * are printed as the CLI prints them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "hfilegen/build_args.h"
 
 #include "cli/cli_checks.h"
 #include "cli/cli_flags.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
 
-typedef struct hfgb_args {
+struct hfg_build_args {
   hfg_build_options o;
   const char **inputs, **maps;
   char **cols;
   char **owned; /* copies of every string the options point to */
   size_t nowned;
-} hfgb_args;
+};
 
 /* opts.c keeps the strings of a job file, and its --family-option list, in
  * process-wide state that the next parse reuses: each parse copies what its
  * options point to, then resets that state, so that many jobs can live in one
  * process (a Spark worker keys tasks of several jobs). */
-static const char *own(hfgb_args *a, const char *s, int *oom) {
+static const char *own(hfg_build_args *a, const char *s, int *oom) {
   if (!s) return NULL;
   char *c = strdup(s);
   char **n = c ? realloc(a->owned, (a->nowned + 1) * sizeof *n) : NULL;
@@ -39,7 +42,7 @@ static const char *own(hfgb_args *a, const char *s, int *oom) {
   return c;
 }
 
-static const char **own_list(hfgb_args *a, const char *const *l, size_t n, int *oom) {
+static const char **own_list(hfg_build_args *a, const char *const *l, size_t n, int *oom) {
   const char **c = calloc(n + 1, sizeof *c);
   if (!c) {
     *oom = 1;
@@ -49,7 +52,7 @@ static const char **own_list(hfgb_args *a, const char *const *l, size_t n, int *
   return c;
 }
 
-static int own_all(hfgb_args *a) {
+static int own_all(hfg_build_args *a) {
   hfg_build_options *o = &a->o;
   int oom = 0;
   o->rowkey = own(a, o->rowkey, &oom);
@@ -93,15 +96,11 @@ static int own_all(hfgb_args *a) {
   return oom || !n || !in || !mp || !co || !fo ? -1 : 0;
 }
 
-void hfgb_args_free(hfgb_args *a);
-
-/* argv as `hfilegen build` takes it (argv[0] is the command name). Returns
- * NULL on a bad flag (printed). Free with hfgb_args_free. */
-hfgb_args *hfgb_args_parse(int argc, char **argv) {
+hfg_build_args *hfg_build_args_parse(int argc, char **argv) {
   char **words; /* --flag=value as --flag value, as the CLI reads them (cli_flags.h) */
   if (cli_flags_normalize("build", argc, argv, &argc, &words)) return NULL;
   argv = words;
-  hfgb_args *a = calloc(1, sizeof *a);
+  hfg_build_args *a = calloc(1, sizeof *a);
   if (!a) {
     free(words);
     return NULL;
@@ -129,7 +128,7 @@ hfgb_args *hfgb_args_parse(int argc, char **argv) {
   int oom = own_all(a); /* copies every string the options point to */
   free(words);
   if (oom) {
-    hfgb_args_free(a);
+    hfg_build_args_free(a);
     return NULL;
   }
   return a;
@@ -142,19 +141,19 @@ bad:
   return NULL;
 }
 
-const hfg_build_options *hfgb_args_options(const hfgb_args *a) { return &a->o; }
+const hfg_build_options *hfg_build_args_options(const hfg_build_args *a) { return &a->o; }
 
 /* Getters for what the driver needs. */
-size_t hfgb_args_ninputs(const hfgb_args *a) { return a->o.ninputs; }
-const char *hfgb_args_input(const hfgb_args *a, size_t i) {
+size_t hfg_build_args_ninputs(const hfg_build_args *a) { return a->o.ninputs; }
+const char *hfg_build_args_input(const hfg_build_args *a, size_t i) {
   return i < a->o.ninputs ? a->o.inputs[i] : NULL;
 }
-const char *hfgb_args_out(const hfgb_args *a) { return a->o.out_dir; }
-const char *hfgb_args_rejects(const hfgb_args *a) { return a->o.rejects_path; }
-uint64_t hfgb_args_max_rejects(const hfgb_args *a) { return a->o.max_rejects; }
-int hfgb_args_quiet(void) { return cli_quiet; }
+const char *hfg_build_args_out(const hfg_build_args *a) { return a->o.out_dir; }
+const char *hfg_build_args_rejects(const hfg_build_args *a) { return a->o.rejects_path; }
+uint64_t hfg_build_args_max_rejects(const hfg_build_args *a) { return a->o.max_rejects; }
+int hfg_build_args_quiet(void) { return cli_quiet; }
 
-void hfgb_args_free(hfgb_args *a) {
+void hfg_build_args_free(hfg_build_args *a) {
   if (!a) return;
   free(a->inputs);
   free(a->maps);
@@ -170,7 +169,7 @@ void hfgb_args_free(hfgb_args *a) {
  * (text inputs: Parquet and ORC ones are Spark's to list), every input file
  * can be opened (1) and --rejects is none of them (2). job_file: --job's
  * file, NULL. 0 when all is well. */
-int hfgb_args_check(const hfgb_args *a, const char *job_file, int files) {
+int hfg_build_args_check(const hfg_build_args *a, const char *job_file, int files) {
   const hfg_build_options *o = &a->o;
   if (!o->ninputs || !o->rowkey || !o->out_dir) {
     fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n");
@@ -185,17 +184,17 @@ int hfgb_args_check(const hfgb_args *a, const char *job_file, int files) {
 }
 
 /* What the Spark job checks before it reads typed inputs (Parquet, ORC). */
-int hfgb_args_format(const hfgb_args *a) { return a->o.format; }
-const char *hfgb_args_null_string(const hfgb_args *a) { return a->o.null_string; }
-size_t hfgb_args_ncolumns(const hfgb_args *a) { return a->o.ncolumns; }
-const char *hfgb_args_column(const hfgb_args *a, size_t i) {
+int hfg_build_args_format(const hfg_build_args *a) { return a->o.format; }
+const char *hfg_build_args_null_string(const hfg_build_args *a) { return a->o.null_string; }
+size_t hfg_build_args_ncolumns(const hfg_build_args *a) { return a->o.ncolumns; }
+const char *hfg_build_args_column(const hfg_build_args *a, size_t i) {
   return i < a->o.ncolumns ? a->o.columns[i] : NULL;
 }
 
 /* Replaces the job's inputs and column names (no header is read): a job whose
  * inputs Spark reads (Parquet, ORC), keyed by name through hfg_batch_key_nulls.
  * Copies every string. 0, or -1 when out of memory (the old lists stay). */
-int hfgb_args_set_source(hfgb_args *a, size_t ninputs, const char *const *inputs, size_t ncols,
+int hfg_build_args_set_source(hfg_build_args *a, size_t ninputs, const char *const *inputs, size_t ncols,
                          const char *const *cols) {
   int oom = 0;
   const char **in = own_list(a, inputs, ninputs, &oom);
@@ -217,3 +216,5 @@ int hfgb_args_set_source(hfgb_args *a, size_t ninputs, const char *const *inputs
   a->o.header = 0;
   return 0;
 }
+
+int hfg_parse_size(const char *s, uint64_t *out) { return cli_parse_size(s, out); }

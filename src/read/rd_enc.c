@@ -91,13 +91,13 @@ static int dec_tags_compressed(rd_dec *d, uint32_t tl) {
   rd_tagdict *t = d->td;
   size_t end = o->len + tl;
   while (o->len < end) {
-    const uint8_t *s;
+    const uint8_t *s = NULL;
     if (rd_dec_take(d, 1, &s, "compressed tags run past the block")) return HFG_ECORRUPT;
     if (s[0] == 0xff) { /* Dictionary.NOT_IN_DICTIONARY: a varint length, the bytes */
       uint32_t len = 0;
       int shift = 0;
       for (;;) {
-        const uint8_t *b;
+        const uint8_t *b = NULL;
         if (rd_dec_take(d, 1, &b, "compressed tag length runs past the block"))
           return HFG_ECORRUPT;
         if (shift > 28) return rd_dec_fail(d, "compressed tag length over 32 bits");
@@ -105,7 +105,7 @@ static int dec_tags_compressed(rd_dec *d, uint32_t tl) {
         shift += 7;
         if (!(b[0] & 0x80)) break;
       }
-      const uint8_t *tag;
+      const uint8_t *tag = NULL;
       if (len > 0xffff || o->len + 2 + len > end)
         return rd_dec_fail(d, "a compressed tag runs past the cell's tags length");
       if (rd_dec_take(d, len, &tag, "compressed tag runs past the block")) return HFG_ECORRUPT;
@@ -113,7 +113,7 @@ static int dec_tags_compressed(rd_dec *d, uint32_t tl) {
         return hfg_err_set(d->err, HFG_ENOMEM, "out of memory");
       td_add(t, o->len - len, len);
     } else {
-      const uint8_t *lo;
+      const uint8_t *lo = NULL;
       if (rd_dec_take(d, 1, &lo, "compressed tag index runs past the block"))
         return HFG_ECORRUPT;
       int i = (int)((unsigned)s[0] << 8 | lo[0]);
