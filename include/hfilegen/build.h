@@ -154,9 +154,13 @@ typedef struct hfg_build_options {
   const char *op_column;
   /* Hard deletes: a file or database URI whose records hold (by name, with a
    * header) every column the rowkey reads; each becomes DeleteFamily markers in
-   * every family at `timestamp` (< 0: the job's). A key also among the live
+   * every family at its deletes_time_column (epoch ms: when the row was
+   * deleted, so that a source read again on later nights never masks a row
+   * inserted again after it), else at `timestamp` (< 0: the job's; then each
+   * deleted key must be listed on one night only). A key also among the live
    * records keeps the live row (it exists in the source now). */
   const char *deletes;
+  const char *deletes_time_column;
 } hfg_build_options;
 
 enum { HFG_INCR_APPEND = 0, HFG_INCR_LASTMODIFIED };

@@ -169,6 +169,9 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   hfg_build_input_options(o, &io); /* CSV/TSV (by name) or a dump dialect, as plan reads it */
   io.check_column = o->check_column;  /* database inputs: incremental append */
   io.last_value = o->last_value;
+  /* lastmodified: a check column that no longer reaches the last value fails the job
+   * (with --deletes, the rows that held it may have been deleted) */
+  io.check_backwards = o->incremental_mode == HFG_INCR_LASTMODIFIED && !o->deletes;
   {
     char msg[1024];
     int orc = hfg_record_reader_open(o->inputs, o->ninputs, &io, &rr, msg, sizeof msg);

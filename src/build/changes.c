@@ -303,7 +303,7 @@ int hfg_changes_ingest_deletes(job *j) {
   if (!o->deletes) return 0;
   hfg_changes *ch = j->changes;
   int64_t ts = o->timestamp >= 0 ? o->timestamp : j->ts;
-  if (o->last_value && o->check_column && hfg_db_is_integer(o->last_value, strlen(o->last_value))) {
+  if (!o->deletes_time_column && o->last_value && o->check_column && hfg_db_is_integer(o->last_value, strlen(o->last_value))) {
     /* the markers must mask what earlier nights wrote: cells at up to last_value */
     long long lv = strtoll(o->last_value, NULL, 10);
     if (ts < lv)
@@ -322,6 +322,16 @@ int hfg_changes_ingest_deletes(job *j) {
   hfg_input_options io;
   hfg_build_input_options(&d, &io);
   io.check_column = io.last_value = NULL;
+  /* With a deletes time and a last value, the tombstones of this night's window only
+   * (deleted after last_value, as the rows are selected): each is read on one night, so
+   * a row deleted and inserted again in the same millisecond (a DeleteFamily at T masks
+   * Puts at T) is masked on no later night. A database source filters on the server. */
+  const char *lower = o->deletes_time_column && o->check_column ? o->last_value : NULL;
+  int64_t lower_ms = lower ? strtoll(lower, NULL, 10) : 0;
+  if (lower && hfg_db_is_uri(o->deletes)) {
+    io.check_column = o->deletes_time_column;
+    io.last_value = lower;
+  }
   hfg_record_reader *rr = NULL;
   char msg[1024];
   int rc = hfg_record_reader_open(&o->deletes, 1, &io, &rr, msg, sizeof msg);
@@ -335,6 +345,19 @@ int hfg_changes_ingest_deletes(job *j) {
   }
   const char *shown = hfg_record_reader_input_name(rr, 0);
   if ((rc = key_columns(j, rr, map, shown))) goto done;
+  hfg_stamp st = {HFG_STAMP_NONE, -1, o->deletes_time_column, NULL};
+  if (o->deletes_time_column) {
+    size_t dn = 0;
+    const char *const *dnames = hfg_record_reader_columns(rr, &dn);
+    for (size_t k = 0; k < dn && st.column < 0; k++)
+      if (!strcmp(dnames[k], o->deletes_time_column)) st.column = (long)k;
+    if (st.column < 0) {
+      rc = fail(j, HFG_EINVAL, "deletes source %s has no column '%s' (--deletes-time)", shown,
+                o->deletes_time_column);
+      goto done;
+    }
+    st.kind = HFG_STAMP_MS_CHECKED;
+  }
   uint16_t file_idx = UINT16_MAX;
   if (j->ninput_names < sizeof j->input_names / sizeof *j->input_names) {
     file_idx = (uint16_t)j->ninput_names;
@@ -365,6 +388,29 @@ int hfg_changes_ingest_deletes(job *j) {
                                                               : (hfg_field){"", 0, 1};
     char why[512];
     size_t klen = 0;
+    if (st.column >= 0) { /* when the row was deleted */
+      const hfg_field *tf = (size_t)st.column < rec.nfields ? &rec.fields[st.column] : NULL;
+      if (!tf || tf->is_null) {
+        snprintf(why, sizeof why, "deletes time column '%s' is NULL", st.name);
+        if (hfg_build_reject(j, &rec, why)) break;
+        continue;
+      }
+      if (hfg_stamp_parse(&st, tf, &ts, why, sizeof why)) {
+        if (hfg_build_reject(j, &rec, why)) break;
+        continue;
+      }
+      if (lower && ts <= lower_ms) { /* an earlier night's: not selected, not counted */
+        j->sum->records_read--;
+        j->sum->deletes_read--;
+        continue;
+      }
+      if (ts > ch->horizon) {
+        rc = fail(j, HFG_EINVAL, "deletes source %s row %llu: '%s' is %lld, more than a day "
+                  "after this machine's clock: a DeleteFamily at it would mask every later "
+                  "load of the row", shown, (unsigned long long)rec.line, st.name, (long long)ts);
+        goto done;
+      }
+    }
     int krc = hfg_build_rowkey(j, fields, ch->nnames, 1, key, &klen, why, sizeof why);
     if (krc == HFG_ENOMEM) {
       rc = fail(j, krc, "out of memory");

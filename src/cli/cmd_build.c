@@ -62,7 +62,8 @@ static const char USAGE[] =
     "         --incremental append|lastmodified --check-column COL (--last-value N |\n"
     "         --last-value-from DIR); lastmodified: updates too, NULLs as DeleteColumn\n"
     "nightly: --delete-if COL (soft deletes)  --op-column COL (changes file: i/u/d)\n"
-    "         --deletes FILE|URI (keys of hard-deleted rows; markers at --timestamp)\n";
+    "         --deletes FILE|URI (keys of hard-deleted rows) --deletes-time COL (when each\n"
+    "         was deleted, epoch ms; default: --timestamp, the job's)\n";
 
 typedef struct progress_state {
   int quiet;

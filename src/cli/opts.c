@@ -462,6 +462,9 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   } else if (!strcmp(a, "--deletes")) {
     if (!*v) return bad(a, v, "expected a file or a database URI holding the deleted keys");
     o->deletes = v;
+  } else if (!strcmp(a, "--deletes-time")) {
+    if (!*v) return bad(a, v, "expected a column of the deletes source (epoch ms)");
+    o->deletes_time_column = v;
   } else if (!strcmp(a, "--check-column")) {
     if (!*v) return bad(a, v, "expected a column name");
     o->check_column = v;
