@@ -18,10 +18,13 @@
 # every check value (the column went backwards), a deletes source without the key column:
 # clear errors, nothing published.
 #
-# usage: nightly.sh HFILEGEN SOURCE_DIR HFG_NIGHTLY_SCAN
+# usage: nightly.sh HFILEGEN SOURCE_DIR HFG_NIGHTLY_SCAN [KEEP_DIR]
+# KEEP_DIR: each night's output, the table as it was after it (KIND/nN.expected) and the store
+# scan's 3 versions (KIND/nN.v3) are kept there for tests/interop NightlyCheck (HBase itself).
 # Exit 77 (ctest: skipped) only when neither server can be started here.
 . "$2/tests/db/prologue.sh" "$1" "$2"
 SCAN=$3
+KEEP=${4:-}
 fails=0
 ran=0
 
@@ -63,6 +66,14 @@ compare() {
         UNION ALL SELECT id, 'note', updated_ms, note FROM items WHERE NOT deleted AND note IS NOT NULL
         UNION ALL SELECT id, 'updated_ms', updated_ms, CONCAT(updated_ms, '') FROM items WHERE NOT deleted" |
     LC_ALL=C sort >"$T/$kind-n$n.expected"
+  if [ -n "$KEEP" ]; then # for NightlyCheck: the night's output as it is now, before any load
+    mkdir -p "$KEEP/$kind"
+    rm -rf "$KEEP/$kind/n$n"
+    cp -r "$T/$kind-n$n" "$KEEP/$kind/n$n"
+    cp "$T/$kind-n$n.expected" "$KEEP/$kind/n$n.expected"
+    # shellcheck disable=SC2086
+    "$SCAN" cf 3 $dirs >"$KEEP/$kind/n$n.v3" || fail "$kind night $n: scan of 3 versions failed"
+  fi
   if [ ! -s "$T/$kind-n$n.expected" ] || ! cmp -s "$T/$kind-n$n.scan" "$T/$kind-n$n.expected"; then
     fail "$kind night $n: the table after the bulk loads differs from the source:"
     diff "$T/$kind-n$n.expected" "$T/$kind-n$n.scan" | head -20 | sed 's/^/  /'
