@@ -441,8 +441,9 @@ static int note_check(hfg_dbsrc *s, const hfg_field *f, hfg_err *err) {
   }
   if (!hfg_db_is_integer(f->p, f->len))
     return hfg_err_set(err, HFG_EINVAL,
-                       "%s row %llu: check column '%s' holds '%.*s', %s (append mode needs an "
-                       "integer column)",
+                       "%s row %llu: check column '%s' holds '%.*s', %s (incremental loads need "
+                       "an integer column; a timestamp's epoch milliseconds can be selected "
+                       "with ?query=, see format-specs/nightly-loads.md)",
                        s->shown, (unsigned long long)s->row, s->names[s->check_idx],
                        (int)(f->len > 60 ? 60 : f->len), f->p, not_integer_why(f->p, f->len));
   if (s->max && !hfg_db_int_greater(f->p, f->len, s->max, strlen(s->max))) return 0;

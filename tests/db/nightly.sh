@@ -182,6 +182,34 @@ bad_input() {
     --deletes "$uri?query=SELECT+deleted_ms+FROM+tomb" "$uri?table=items"
 }
 
+# ts_column KIND URI SQLFN QUERY: a timestamp check column, selected as epoch ms by ?query=
+# (format-specs/nightly-loads.md §5): the cells are at the column's time; a second night with
+# the first's last value reads only the row updated since
+ts_column() {
+  local kind=$1 uri=$2 sql=$3 query=$4 out="$T/$1-ts"
+  $sql "INSERT INTO ts_items VALUES (1, 'a', '2023-11-14 22:13:20.123'), (2, 'b', '2023-11-14 22:13:21.000')" >/dev/null
+  if ! "$H" build --out "$out-1" --rowkey '{id}' --incremental lastmodified --check-column updated_ms \
+       --map updated_ms=- "$uri?query=$query" >"$out-1.summary" 2>"$out-1.err"; then
+    fail "$kind: timestamp column, night 1: $(cat "$out-1.err")"
+    return
+  fi
+  $sql "UPDATE ts_items SET name = 'B', updated_at = '2023-11-15 00:00:00.500' WHERE id = 2" >/dev/null
+  if ! "$H" build --out "$out-2" --rowkey '{id}' --incremental lastmodified --check-column updated_ms \
+       --map updated_ms=- --last-value-from "$out-1" "$uri?query=$query" >"$out-2.summary" 2>"$out-2.err"; then
+    fail "$kind: timestamp column, night 2: $(cat "$out-2.err")"
+    return
+  fi
+  local c1 c2
+  c1=$("$H" inspect --cells "$out-1"/cf/* | grep -o '^[0-9]*/cf:[a-z_]*/[0-9]*' | LC_ALL=C sort | tr '\n' ' ')
+  c2=$("$H" inspect --cells "$out-2"/cf/* | grep -o '^[0-9]*/cf:[a-z_]*/[0-9]*' | LC_ALL=C sort | tr '\n' ' ')
+  if [ "$c1" != "1/cf:name/1700000000123 1/cf:updated_at/1700000000123 2/cf:name/1700000001000 2/cf:updated_at/1700000001000 " ] ||
+     [ "$c2" != "2/cf:name/1700006400500 2/cf:updated_at/1700006400500 " ]; then
+    fail "$kind: timestamp column: night 1 [$c1], night 2 [$c2]"
+  else
+    echo "ok: $kind: a timestamp check column via ?query=: cells at its epoch ms, night 2 reads the updated row only"
+  fi
+}
+
 # ---- PostgreSQL ----
 if ! pg_available; then
   skip_loudly "PostgreSQL nightly tests: initdb/pg_ctl/psql not installed"
@@ -209,6 +237,9 @@ SQL
   base="postgresql://$PG_USER@$PG_HOST:$PG_PORT/$PG_DB"
   nights pg "$base" pgq
   bad_input pg "$base" pgq
+  pgq "CREATE TABLE ts_items (id int PRIMARY KEY, name text, updated_at timestamp(3))" >/dev/null
+  ts_column pg "$base" pgq 'SELECT+*,+(extract(epoch+FROM+updated_at)*1000)::bigint+AS+updated_ms+FROM+ts_items'
+
 fi
 
 # ---- MariaDB ----
@@ -237,6 +268,9 @@ SQL
   base="mysql://$MY_USER@$MY_HOST:$MY_PORT/$MY_DB"
   nights mariadb "$base" myq
   bad_input mariadb "$base" myq
+  myq "CREATE TABLE ts_items (id INT PRIMARY KEY, name TEXT, updated_at DATETIME(3)) ENGINE=InnoDB" >/dev/null
+  ts_column mariadb "$base" myq 'SELECT+*,+ROUND(UNIX_TIMESTAMP(updated_at)*1000)+AS+updated_ms+FROM+ts_items'
+
 fi
 
 if [ $ran -eq 0 ]; then
