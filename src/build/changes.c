@@ -298,6 +298,31 @@ static int key_columns(job *j, hfg_record_reader *rr, long *map, const char *sho
   return 0;
 }
 
+#define SKIP_EARLIER 1
+
+/* With --deletes-time (st->column >= 0), when the record's row was deleted, into *ts:
+ * 0; SKIP_EARLIER for a tombstone at or below the last value (lower); HFG_EPARSE
+ * (reject: NULL, not epoch ms) or HFG_EINVAL (fail: more than a day ahead) with why.
+ * Without it *ts is left as it is (--timestamp or the job's). */
+static int deleted_at(job *j, const hfg_stamp *st, const hfg_record *rec, const char *lower,
+                      int64_t lower_ms, int64_t *ts, char *why, size_t whylen) {
+  if (st->column < 0) return 0;
+  const hfg_field *tf = (size_t)st->column < rec->nfields ? &rec->fields[st->column] : NULL;
+  if (!tf || tf->is_null) {
+    snprintf(why, whylen, "deletes time column '%s' is NULL", st->name);
+    return HFG_EPARSE;
+  }
+  if (hfg_stamp_parse(st, tf, ts, why, whylen)) return HFG_EPARSE;
+  if (lower && *ts <= lower_ms) return SKIP_EARLIER;
+  if (*ts > j->changes->horizon) {
+    snprintf(why, whylen, "'%s' is %lld, more than a day after this machine's clock: a "
+             "DeleteFamily at it would mask every later load of the row", st->name,
+             (long long)*ts);
+    return HFG_EINVAL;
+  }
+  return 0;
+}
+
 int hfg_changes_ingest_deletes(job *j) {
   const hfg_build_options *o = j->o;
   if (!o->deletes) return 0;
@@ -377,40 +402,26 @@ int hfg_changes_ingest_deletes(job *j) {
       rc = fail(j, HFG_ECANCELED, "canceled while reading the deletes source");
       goto done;
     }
+    char why[512];
+    size_t klen = 0;
+    int trc = rc == HFG_EPARSE ? 0 : deleted_at(j, &st, &rec, lower, lower_ms, &ts, why, sizeof why);
+    if (trc == SKIP_EARLIER) continue; /* an earlier night's tombstone: not selected, not read */
     j->sum->records_read++;
     j->sum->deletes_read++;
-    if (rc == HFG_EPARSE) {
-      if (hfg_build_reject(j, &rec, rec.reason ? rec.reason : "malformed record")) break;
+    if (rc == HFG_EPARSE || trc == HFG_EPARSE) {
+      if (hfg_build_reject(j, &rec, rc == HFG_EPARSE ? rec.reason ? rec.reason : "malformed record"
+                                                     : why))
+        break;
       continue;
+    }
+    if (trc) {
+      rc = fail(j, HFG_EINVAL, "deletes source %s row %llu: %s", shown,
+                (unsigned long long)rec.line, why);
+      goto done;
     }
     for (size_t c = 0; c < ch->nnames; c++)
       fields[c] = map[c] >= 0 && (size_t)map[c] < rec.nfields ? rec.fields[map[c]]
                                                               : (hfg_field){"", 0, 1};
-    char why[512];
-    size_t klen = 0;
-    if (st.column >= 0) { /* when the row was deleted */
-      const hfg_field *tf = (size_t)st.column < rec.nfields ? &rec.fields[st.column] : NULL;
-      if (!tf || tf->is_null) {
-        snprintf(why, sizeof why, "deletes time column '%s' is NULL", st.name);
-        if (hfg_build_reject(j, &rec, why)) break;
-        continue;
-      }
-      if (hfg_stamp_parse(&st, tf, &ts, why, sizeof why)) {
-        if (hfg_build_reject(j, &rec, why)) break;
-        continue;
-      }
-      if (lower && ts <= lower_ms) { /* an earlier night's: not selected, not counted */
-        j->sum->records_read--;
-        j->sum->deletes_read--;
-        continue;
-      }
-      if (ts > ch->horizon) {
-        rc = fail(j, HFG_EINVAL, "deletes source %s row %llu: '%s' is %lld, more than a day "
-                  "after this machine's clock: a DeleteFamily at it would mask every later "
-                  "load of the row", shown, (unsigned long long)rec.line, st.name, (long long)ts);
-        goto done;
-      }
-    }
     int krc = hfg_build_rowkey(j, fields, ch->nnames, 1, key, &klen, why, sizeof why);
     if (krc == HFG_ENOMEM) {
       rc = fail(j, krc, "out of memory");
