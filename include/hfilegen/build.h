@@ -228,8 +228,9 @@ typedef struct hfg_build_summary {
   /* changes (written cells by type, after duplicates are resolved): Puts,
    * DeleteColumn markers, rows deleted (DeleteFamily markers, one per family
    * per row; row_deletes counts rows); deletes_read: records of the deletes
-   * source; deletes_superseded: of those, keys that are live rows (or repeat
-   * another deleted key), not written. */
+   * source (also in records_read; an earlier night's, by deletes_time_column,
+   * are not read); deletes_superseded: of those, keys that are live rows (or
+   * repeat another deleted key), not written (also in duplicates_dropped). */
   uint64_t put_cells, column_deletes, row_deletes, family_deletes;
   uint64_t deletes_read, deletes_superseded;
 } hfg_build_summary;

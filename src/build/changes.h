@@ -14,9 +14,11 @@
  *
  * T: the check column (lastmodified, epoch ms; a NULL one, read on a first
  * night only, takes the job's timestamp), else the timestamp column, else the
- * job's; hard deletes take hfg_build_options.timestamp (< 0: the job's). A T
- * more than a day ahead of this machine's clock fails the job: a Put at it
- * would hide every later night's.
+ * job's; hard deletes take their deletes_time_column (with a last value, only
+ * those after it are read: this night's window), else
+ * hfg_build_options.timestamp (< 0: the job's). A T more than a day ahead of
+ * this machine's clock fails the job: a Put at it would hide every later
+ * night's.
  *
  * Hard deletes (the deletes source) are keyed after the live records and sort
  * after them under the same key (their seq has the top bit set); emit keeps
