@@ -54,7 +54,8 @@ night() {
   shift 3
   local out="$T/$kind-n$n"
   if ! "$H" build --out "$out" --rowkey '{id}' --incremental lastmodified \
-       --check-column updated_ms --delete-if deleted --deletes "$uri?table=tomb" --deletes-time deleted_ms "$@" \
+       --check-column updated_ms --delete-if deleted --deletes "$uri?table=tomb" --deletes-time deleted_ms \
+       --bloom "$BLOOM" "$@" \
        "$uri?table=items" >"$out.summary" 2>"$out.err"; then
     fail "$kind night $n: build failed: $(cat "$out.err")"
     return 1
@@ -258,7 +259,7 @@ INSERT INTO items (id, name, qty, note) VALUES (1, 'ann', 5, 'n1'), (2, 'bob', 3
   (7, 'gus', 9, 'n7'), (8, 'hal', 4, NULL);
 SQL
   base="postgresql://$PG_USER@$PG_HOST:$PG_PORT/$PG_DB"
-  nights pg "$base" pgq
+  BLOOM=row nights pg "$base" pgq
   bad_input pg "$base" pgq
   pgq "CREATE TABLE ts_items (id int PRIMARY KEY, name text, updated_at timestamp(3))" >/dev/null
   ts_column pg "$base" pgq 'SELECT+*,+(extract(epoch+FROM+updated_at)*1000)::bigint+AS+updated_ms+FROM+ts_items'
@@ -289,7 +290,7 @@ INSERT INTO items (id, name, qty, note) VALUES (1, 'ann', 5, 'n1'), (2, 'bob', 3
   (7, 'gus', 9, 'n7'), (8, 'hal', 4, NULL);
 SQL
   base="mysql://$MY_USER@$MY_HOST:$MY_PORT/$MY_DB"
-  nights mariadb "$base" myq
+  BLOOM=rowcol nights mariadb "$base" myq # the other bloom, for NightlyCheck's Gets
   bad_input mariadb "$base" myq
   myq "CREATE TABLE ts_items (id INT PRIMARY KEY, name TEXT, updated_at DATETIME(3)) ENGINE=InnoDB" >/dev/null
   ts_column mariadb "$base" myq 'SELECT+*,+ROUND(UNIX_TIMESTAMP(updated_at)*1000)+AS+updated_ms+FROM+ts_items'
