@@ -9,6 +9,7 @@
 #            deleted and re-inserted, a row inserted and deleted the same day
 #   night 2: --last-value-from night 1, --delete-if deleted, --deletes the tomb table
 #   night 3: nothing new
+#   night 4: the soft-deleted row un-deleted, the hard-deleted row inserted again
 # After each night the table HBase's read path gives over all nights' HFiles so far
 # (hfg_nightly_scan: the store scan, latest versions) equals the source table mapped, cell
 # for cell and with each cell at its row's updated_ms (NULL = no cell); with VERSIONS 3 an
@@ -167,6 +168,16 @@ nights() {
   else
     echo "ok: $kind night 3, deletes from a CSV file of 3 tombstones: the same cells as from the server"
   fi
+  # day 4: the soft-deleted row comes back, the hard-deleted row 6 is inserted again: their
+  # new cells are later than night 2's DeleteFamily markers, so they show
+  sleep 0.05
+  $sql "UPDATE items SET deleted = false WHERE id = 5;
+        INSERT INTO items (id, name, qty, note) VALUES (6, 'fay2', NULL, 'back');" >/dev/null ||
+    { fail "$kind: day 4 changes"; return; }
+  night "$kind" 4 "$uri" --last-value-from "$T/$kind-n3" || return
+  compare "$kind" 4 "$sql"
+  # night 4's window of tombstones is night 3's (no row changed on day 3): the same d3
+  changes "$kind" 4 "\"puts\": 7, \"column_deletes\": 1, \"row_deletes\": $d3, \"family_deletes\": $d3, \"deletes_read\": $d3, \"deletes_superseded\": 0"
 }
 
 # must_fail NAME PATTERN ARGS...: the build fails naming PATTERN, nothing published
