@@ -104,7 +104,7 @@ changes() {
   fi
 }
 
-# nights KIND URI SQLFN: the three nights and their checks
+# nights KIND URI SQLFN: the four nights and their checks
 nights() {
   local kind=$1 uri=$2 sql=$3
   night "$kind" 1 "$uri" || return

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest entry of the nightly-loads interop check (issue #27): tests/db/nightly.sh runs its
-# three nights against throwaway PostgreSQL and MariaDB servers and keeps them in WORK/cases,
+# four nights against throwaway PostgreSQL and MariaDB servers and keeps them in WORK/cases,
 # then run.sh --nightly-only bulk-loads them night by night into an HBase mini cluster
 # (NightlyCheck) and compares each scan with the source table.
 #   ctest_nightly.sh --hbase 2.6 --hfilegen PATH --scan PATH --work DIR

@@ -180,7 +180,7 @@ rekey_step() {
 if [ "$NIGHTLY_ONLY" -eq 1 ]; then # (h) nightly loads (issue #27)
   [ -n "$CASES" ] && [ "$READERS_ONLY" -eq 0 ] ||
     { echo "run.sh: --nightly-only needs --cases DIR and a mini cluster (not --hbase 3.0)" >&2; exit 2; }
-  step nightly "(h) NightlyCheck: three nights bulk-loaded, each scan = the source table" \
+  step nightly "(h) NightlyCheck: the nights bulk-loaded one by one, each scan = the source table" \
     NightlyCheck "$CASES"
   tally "$LOGS/nightly.out" $?
   echo "== total (HBase $HBASE)"
