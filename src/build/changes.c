@@ -50,11 +50,23 @@ static int mapped_explicitly(const hfg_build_options *o, const char *name) {
   return 0;
 }
 
+static void drop_column(hfg_colmap *m, long idx);
+
+void hfg_changes_controls(const hfg_build_options *o, char *const *names, size_t n,
+                          long *op_idx, long *delete_idx) {
+  *op_idx = o->op_column ? find(names, n, o->op_column) : -1;
+  *delete_idx = o->delete_if ? find(names, n, o->delete_if) : -1;
+}
+
 /* A control column (the op column, the delete flag) says what to do with the
  * row; it is no cell of it unless --map names it. */
-static void drop_control_column(job *j, long idx, const char *name) {
-  if (idx < 0 || mapped_explicitly(j->o, name)) return;
-  hfg_colmap *m = &j->map;
+void hfg_changes_drop_controls(hfg_colmap *m, const hfg_build_options *o, long op_idx,
+                               long delete_idx) {
+  if (op_idx >= 0 && !mapped_explicitly(o, o->op_column)) drop_column(m, op_idx);
+  if (delete_idx >= 0 && !mapped_explicitly(o, o->delete_if)) drop_column(m, delete_idx);
+}
+
+static void drop_column(hfg_colmap *m, long idx) {
   for (size_t i = 0; i < m->ncols; i++)
     if ((long)m->cols[i].column == idx) {
       hfg_free(m->cols[i].qualifier);
@@ -62,8 +74,6 @@ static void drop_control_column(job *j, long idx, const char *name) {
       m->ncols--;
       break;
     }
-  j->cols = m->cols;
-  j->ncols = m->ncols;
 }
 
 int hfg_changes_setup(job *j, char *const *names, size_t n) {
@@ -100,8 +110,9 @@ int hfg_changes_setup(job *j, char *const *names, size_t n) {
     ch->check_idx = find(names, n, o->check_column);
     ch->ts_from_check = !o->timestamp_column;
   }
-  drop_control_column(j, ch->op_idx, o->op_column);
-  drop_control_column(j, ch->delete_idx, o->delete_if);
+  hfg_changes_drop_controls(&j->map, o, ch->op_idx, ch->delete_idx);
+  j->cols = j->map.cols;
+  j->ncols = j->map.ncols;
   if (j->ncols == 0) return fail(j, HFG_EINVAL, "no column is mapped to a cell");
   ch->fam_used = hfg_calloc(j->nfamilies ? j->nfamilies : 1, 1);
   ch->names = hfg_calloc(n ? n : 1, sizeof *ch->names);
@@ -166,6 +177,15 @@ static int flag_set(const hfg_field *f) {
   return 1;
 }
 
+int hfg_changes_deleted(const hfg_build_options *o, long op_idx, long delete_idx,
+                        const hfg_field *fields, int *deleted, char *why, size_t whylen) {
+  *deleted = ROW_LIVE;
+  if (op_idx >= 0 && op_of(&fields[op_idx], deleted, why, whylen, o->op_column))
+    return HFG_EPARSE;
+  if (delete_idx >= 0 && flag_set(&fields[delete_idx])) *deleted = ROW_DELETED;
+  return 0;
+}
+
 /* DeleteFamily markers at ts in every family a column maps to. */
 static int add_family_deletes(job *j, hfg_buf *pl, int64_t ts) {
   hfg_cell c;
@@ -211,9 +231,8 @@ int hfg_changes_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t
   const hfg_changes *ch = j->changes;
   *nulls = 0;
   int what = ROW_LIVE;
-  if (ch->op_idx >= 0 && op_of(&fields[ch->op_idx], &what, why, whylen, j->o->op_column))
+  if (hfg_changes_deleted(j->o, ch->op_idx, ch->delete_idx, fields, &what, why, whylen))
     return HFG_EPARSE;
-  if (ch->delete_idx >= 0 && flag_set(&fields[ch->delete_idx])) what = ROW_DELETED;
   int64_t ts;
   if (row_time(j, fields, &ts, why, whylen)) return HFG_EPARSE;
   if (hfg_cell_payload_begin(pl, 0, line, file_idx)) return HFG_ENOMEM;

@@ -61,4 +61,18 @@ int hfg_changes_is_tombstone(const uint8_t *payload, size_t plen);
 
 void hfg_changes_free(job *j);
 
+/* ---- the rules alone, for plan (src/plan/plan_source.c) ---- */
+
+/* Indices of the op column and the delete flag among names, -1 when not given
+ * or not there. */
+void hfg_changes_controls(const hfg_build_options *o, char *const *names, size_t n,
+                          long *op_idx, long *delete_idx);
+/* Drops the control columns from m's cells unless --map names them. */
+void hfg_changes_drop_controls(hfg_colmap *m, const hfg_build_options *o, long op_idx,
+                               long delete_idx);
+/* *deleted: 1 when the record is a deleted row (op d, the flag set), else 0;
+ * HFG_EPARSE with why for an op value that is none of the known ones. */
+int hfg_changes_deleted(const hfg_build_options *o, long op_idx, long delete_idx,
+                        const hfg_field *fields, int *deleted, char *why, size_t whylen);
+
 #endif

@@ -417,12 +417,11 @@ int cmd_plan(int argc, char **argv) {
   rc = 2;
   cli_warn_splits("plan", o.splits_file);
   if (cli_check_incremental(&o)) goto out;
-  if (o.incremental_mode == HFG_INCR_LASTMODIFIED || o.delete_if || o.op_column || o.deletes)
-    /* changes loads (format-specs/nightly-loads.md): said, not estimated wrongly in silence */
-    fprintf(stderr, "hfilegen plan: note: the estimate is of a plain load: the DeleteColumn and "
-                    "DeleteFamily markers of --incremental lastmodified, --delete-if, "
-                    "--op-column and --deletes are not counted (their control columns are "
-                    "counted as cells)\n");
+  if (o.deletes)
+    /* changes loads (format-specs/nightly-loads.md): the DeleteColumn and DeleteFamily
+     * cells of the input's records are counted; the deletes source is not read */
+    fprintf(stderr, "hfilegen plan: note: the rows of --deletes %s are not in the estimate "
+                    "(one DeleteFamily per family each)\n", o.deletes);
   char err[1024];
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);

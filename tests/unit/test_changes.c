@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hfilegen/build.h"
+#include "hfilegen/plan.h"
 #include "hfilegen/reader.h"
 #include "input/store_scan.h"
 #include "t.h"
@@ -151,6 +152,19 @@ TEST(cells_by_type) {
   CHECK_EQ_INT(s.null_values, 2);
   CHECK_EQ_INT(s.records_read, 4);
   CHECK_EQ_INT(s.records_written, 4);
+  /* plan counts the cells build wrote: Puts, DeleteColumns, DeleteFamily per family, no
+   * control column */
+  hfg_plan_options po;
+  hfg_plan_options_init(&po);
+  po.build = &o;
+  po.no_raw_key = 1;
+  hfg_plan *pl = NULL;
+  char err[512];
+  REQUIRE(hfg_plan_run(&po, &pl, err, sizeof err) == 0);
+  CHECK_EQ_INT(pl->after.rows, 4);
+  CHECK_EQ_INT(pl->after.cells, s.cells);
+  CHECK_EQ_INT(s.cells, 3 + 3 + 4);
+  hfg_plan_free(pl);
   hfg_build_summary_free(&s);
 }
 
