@@ -145,8 +145,9 @@ typedef struct hfg_build_options {
   int changes;
   /* A column saying the row is deleted (soft delete: a flag, or deleted_at): a
    * record whose value is anything but NULL, empty, 0, f, false, n or no (any
-   * case) becomes DeleteFamily markers in every family at its timestamp. Not a
-   * cell unless mapped explicitly. */
+   * case) becomes DeleteFamily markers at its timestamp in every family a
+   * column maps to and every one of table_families. Not a cell unless mapped
+   * explicitly. */
   const char *delete_if;
   /* A column naming each record's operation (a changes file, CDC flattened to
    * CSV): i c r insert create / u update: the row's state as above; d delete:

@@ -114,10 +114,26 @@ int hfg_changes_setup(job *j, char *const *names, size_t n) {
   j->cols = j->map.cols;
   j->ncols = j->map.ncols;
   if (j->ncols == 0) return fail(j, HFG_EINVAL, "no column is mapped to a cell");
+  /* A deleted row is a DeleteFamily in every family of the table when the table is
+   * known (build --table), as HBase's row delete is (HRegion.prepareDelete); else in
+   * every family a column maps to. */
+  const int deletes_rows = o->delete_if || o->op_column || o->deletes;
+  for (size_t t = 0; deletes_rows && t < o->ntable_families; t++) {
+    hfg_err e = {0};
+    const char *tf = o->table_families[t].name;
+    if (hfg_colmap_add_family(&j->map, tf, strlen(tf), &e) < 0) return fail(j, e.code, "%s", e.msg);
+  }
+  j->families = j->map.families;
+  j->family_len = j->map.family_len;
+  j->nfamilies = j->map.nfamilies;
   ch->fam_used = hfg_calloc(j->nfamilies ? j->nfamilies : 1, 1);
   ch->names = hfg_calloc(n ? n : 1, sizeof *ch->names);
   if (!ch->fam_used || !ch->names) return fail(j, HFG_ENOMEM, "out of memory");
   for (size_t i = 0; i < j->ncols; i++) ch->fam_used[j->cols[i].family] = 1;
+  for (size_t f = 0; f < j->nfamilies; f++)
+    for (size_t t = 0; deletes_rows && t < o->ntable_families; t++)
+      if (!strcmp(j->families[f], o->table_families[t].name)) ch->fam_used[f] = 1;
+
   for (size_t i = 0; i < n; i++) {
     if (!(ch->names[i] = hfg_strdup(names[i]))) return fail(j, HFG_ENOMEM, "out of memory");
     ch->nnames++;

@@ -76,7 +76,7 @@ static int setup_columns(plan_src *s, hfg_err *err) {
 }
 
 /* A deleted row of a changes load: a DeleteFamily (no qualifier) in every family a
- * column maps to. */
+ * column maps to, and in the table's others (build --table), as build writes them. */
 static void row_family_deletes(plan_src *s, plan_row *row) {
   const hfg_colmap *m = &s->map;
   for (size_t f = 0; f < m->nfamilies; f++) {
@@ -86,6 +86,17 @@ static void row_family_deletes(plan_src *s, plan_row *row) {
     s->cells[s->ncells++] = (plan_cell){m->families[f], "", NULL, 0};
     row->cells++;
     row->cell_bytes += m->family_len[f];
+  }
+  for (size_t t = 0; t < s->b->ntable_families; t++) {
+    const char *tf = s->b->table_families[t].name;
+    if (hfg_colmap_family(m, tf, strlen(tf)) >= 0) {
+      size_t f = (size_t)hfg_colmap_family(m, tf, strlen(tf)), i = 0;
+      while (i < m->ncols && m->cols[i].family != f) i++;
+      if (i < m->ncols) continue; /* counted above */
+    }
+    if (s->ncells < s->ncolumns) s->cells[s->ncells++] = (plan_cell){tf, "", NULL, 0};
+    row->cells++;
+    row->cell_bytes += strlen(tf);
   }
 }
 

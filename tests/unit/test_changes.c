@@ -168,6 +168,47 @@ TEST(cells_by_type) {
   hfg_build_summary_free(&s);
 }
 
+/* With the table's families known (build --table), a deleted row is a DeleteFamily in
+ * each of them, also one no column maps to (HBase's row delete: HRegion.prepareDelete);
+ * live rows write nothing there; plan counts the same cells. */
+TEST(table_families_get_row_deletes) {
+  setup_base();
+  char p[600];
+  path_in(p, sizeof p, "t.csv");
+  write_file(p, "id,gone,a,n,ts\n1,0,x,5,1700000000100\n2,1,y,6,1700000000200\n");
+  hfg_build_options o;
+  hfg_build_summary s;
+  base_opts(&o);
+  o.delete_if = "gone";
+  static const hfg_build_family fams[] = {{.name = "cf"}, {.name = "g"}, {.name = "x"}};
+  o.table_families = fams;
+  o.ntable_families = 3;
+  REQUIRE(run("t.csv", "t1", &o, &s) == 0);
+  char cf[1024], g[1024], x[1024];
+  int64_t d;
+  cells_of("t1", "cf", cf, sizeof cf, &d);
+  cells_of("t1", "g", g, sizeof g, &d);
+  cells_of("t1", "x", x, sizeof x, &d);
+  CHECK(!strcmp(cf, "1/a@1700000000100 P=x;2/@1700000000200 DF=;"));
+  CHECK(!strcmp(g, "1/n@1700000000100 P=#5;2/@1700000000200 DF=;"));
+  CHECK(!strcmp(x, "2/@1700000000200 DF=;"));
+  CHECK_EQ_INT(d, 1);
+  if (t_failed_now) fprintf(stderr, "  cf: %s\n  g: %s\n  x: %s\n", cf, g, x);
+  CHECK_EQ_INT(s.family_deletes, 3);
+  CHECK_EQ_INT(s.row_deletes, 1);
+  hfg_plan_options po;
+  hfg_plan_options_init(&po);
+  po.build = &o;
+  po.no_raw_key = 1;
+  hfg_plan *pl = NULL;
+  char err[512];
+  REQUIRE(hfg_plan_run(&po, &pl, err, sizeof err) == 0);
+  CHECK_EQ_INT(pl->after.cells, s.cells);
+  CHECK_EQ_INT(s.cells, 5);
+  hfg_plan_free(pl);
+  hfg_build_summary_free(&s);
+}
+
 /* The visible table (latest versions, VERSIONS 3) over the files of every
  * night in load order, as "row:qual=value" items. */
 static void visible(const char *const *outs, size_t nouts, const char *family, int versions,
