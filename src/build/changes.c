@@ -27,7 +27,7 @@ typedef struct hfg_changes {
   long op_idx, delete_idx, check_idx; /* input column indices, -1 none */
   int ts_from_check;                  /* lastmodified: T is the check column */
   int64_t horizon;                    /* T above this (a day past the clock) fails the job */
-  unsigned char *fam_used;            /* per family: a column maps to it */
+  unsigned char *fam_used;            /* per family: deleted rows get a DeleteFamily in it */
   char **names;                       /* the input's column names (copies) */
   size_t nnames;
 } hfg_changes;
@@ -121,7 +121,8 @@ int hfg_changes_setup(job *j, char *const *names, size_t n) {
   for (size_t t = 0; deletes_rows && t < o->ntable_families; t++) {
     hfg_err e = {0};
     const char *tf = o->table_families[t].name;
-    if (hfg_colmap_add_family(&j->map, tf, strlen(tf), &e) < 0) return fail(j, e.code, "%s", e.msg);
+    if (hfg_colmap_add_family(&j->map, tf, strlen(tf), &e) < 0)
+      return fail(j, e.code, "%s", e.msg);
   }
   j->families = j->map.families;
   j->family_len = j->map.family_len;
@@ -133,7 +134,6 @@ int hfg_changes_setup(job *j, char *const *names, size_t n) {
   for (size_t f = 0; f < j->nfamilies; f++)
     for (size_t t = 0; deletes_rows && t < o->ntable_families; t++)
       if (!strcmp(j->families[f], o->table_families[t].name)) ch->fam_used[f] = 1;
-
   for (size_t i = 0; i < n; i++) {
     if (!(ch->names[i] = hfg_strdup(names[i]))) return fail(j, HFG_ENOMEM, "out of memory");
     ch->nnames++;
@@ -214,7 +214,7 @@ static int add_family_deletes(job *j, hfg_buf *pl, int64_t ts) {
   return 0;
 }
 
-/* T of a live record; 0 or HFG_EPARSE with why. */
+/* T of a record; 0, HFG_EPARSE (reject) or HFG_EINVAL (fail the job) with why. */
 static int row_time(job *j, const hfg_field *fields, int64_t *ts, char *why, size_t whylen) {
   const hfg_changes *ch = j->changes;
   *ts = j->ts;
@@ -236,8 +236,7 @@ static int row_time(job *j, const hfg_field *fields, int64_t *ts, char *why, siz
              "at it would hide every later load's (fix the row, or the clock)",
              ch->ts_from_check ? "check column" : "timestamp column",
              ch->ts_from_check ? j->o->check_column : j->stamp.name, (long long)*ts);
-    fail(j, HFG_EINVAL, "row %s", why);
-    return HFG_EPARSE;
+    return HFG_EINVAL;
   }
   return 0;
 }
@@ -250,7 +249,13 @@ int hfg_changes_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t
   if (hfg_changes_deleted(j->o, ch->op_idx, ch->delete_idx, fields, &what, why, whylen))
     return HFG_EPARSE;
   int64_t ts;
-  if (row_time(j, fields, &ts, why, whylen)) return HFG_EPARSE;
+  int trc = row_time(j, fields, &ts, why, whylen);
+  if (trc == HFG_EINVAL) { /* fails the job; the reject that follows stops the ingest */
+    const char *name = file_idx < j->ninput_names ? j->input_names[file_idx] : "input";
+    fail(j, HFG_EINVAL, "%s %s %llu: %s", name, hfg_record_unit(name), (unsigned long long)line,
+         why);
+  }
+  if (trc) return HFG_EPARSE;
   if (hfg_cell_payload_begin(pl, 0, line, file_idx)) return HFG_ENOMEM;
   if (what == ROW_DELETED) return add_family_deletes(j, pl, ts);
   hfg_buf val = HFG_BUF_INIT;
