@@ -133,7 +133,39 @@ typedef struct hfg_build_options {
    * about this many bytes, read by the threads at once; 0: 4 MiB, or --memory /
    * (16 × threads) when that is less (at least 256 KiB). */
   size_t ingest_chunk;
+  /* Nightly loads that keep a table equal to its source (format-specs/nightly-loads.md).
+   * incremental_mode LASTMODIFIED (with check_column, database inputs): rows whose
+   * check column is > last_value, inserted or updated; the check column holds epoch
+   * milliseconds and is each row's cell timestamp (timestamp_column, when set, wins).
+   * It turns `changes` on. */
+  int incremental_mode;             /* HFG_INCR_APPEND (0) / HFG_INCR_LASTMODIFIED */
+  /* changes: each record is its row's whole state now. Every mapped column
+   * becomes a Put or, when it makes no cell (NULL, or empty with empty = SKIP),
+   * a DeleteColumn marker at the row's timestamp, so yesterday's value of it is
+   * masked. Implied by the three below and by LASTMODIFIED. */
+  int changes;
+  /* A column saying the row is deleted (soft delete: a flag, or deleted_at): a
+   * record whose value is anything but NULL, empty, 0, f, false, n or no (any
+   * case) becomes DeleteFamily markers at its timestamp in every family a
+   * column maps to and every one of table_families. Not a cell unless mapped
+   * explicitly. */
+  const char *delete_if;
+  /* A column naming each record's operation (a changes file, CDC flattened to
+   * CSV): i c r insert create / u update: the row's state as above; d delete:
+   * DeleteFamily markers. Other values are rejected. Not a cell unless mapped. */
+  const char *op_column;
+  /* Hard deletes: a file or database URI whose records hold (by name, with a
+   * header) every column the rowkey reads; each becomes DeleteFamily markers in
+   * every family at its deletes_time_column (epoch ms: when the row was
+   * deleted, so that a source read again on later nights never masks a row
+   * inserted again after it), else at `timestamp` (< 0: the job's; then each
+   * deleted key must be listed on one night only). A key also among the live
+   * records keeps the live row (it exists in the source now). */
+  const char *deletes;
+  const char *deletes_time_column;
 } hfg_build_options;
+
+enum { HFG_INCR_APPEND = 0, HFG_INCR_LASTMODIFIED };
 
 /* One family's settings from a live table; a zero/has_ field leaves the option as is. */
 typedef struct hfg_build_family {
@@ -195,6 +227,14 @@ typedef struct hfg_build_summary {
    * check_nulls_skipped: not selected (NULL is never > last_value), so not read
    * and not loaded: counted in the same snapshot, in no other count. */
   uint64_t check_nulls_read, check_nulls_skipped;
+  /* changes (written cells by type, after duplicates are resolved): Puts,
+   * DeleteColumn markers, rows deleted (DeleteFamily markers, one per family
+   * per row; row_deletes counts rows); deletes_read: records of the deletes
+   * source (also in records_read; an earlier night's, by deletes_time_column,
+   * are not read); deletes_superseded: of those, keys that are live rows (or
+   * repeat another deleted key), not written (also in duplicates_dropped). */
+  uint64_t put_cells, column_deletes, row_deletes, family_deletes;
+  uint64_t deletes_read, deletes_superseded;
 } hfg_build_summary;
 
 int hfg_build_run(const hfg_build_options *o, hfg_build_summary *summary);

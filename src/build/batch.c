@@ -68,6 +68,11 @@ int hfg_batch_open(const hfg_build_options *o, int64_t ts, hfg_batch **out, char
                              "hfilegen build");
     goto done;
   }
+  if (o->changes || o->delete_if || o->op_column || o->deletes) { /* format-specs/nightly-loads.md */
+    rc = fail(j, HFG_EINVAL, "changes loads (--delete-if, --op-column, --deletes) are not "
+                             "supported by the batch API (Spark) yet: use hfilegen build");
+    goto done;
+  }
   for (size_t i = 0; i < o->ninputs; i++)
     if (hfg_db_is_uri(o->inputs[i])) {
       rc = fail(j, HFG_EINVAL, "database inputs are not supported by the batch API (Spark) yet: "

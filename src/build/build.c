@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "build/build_internal.h"
+#include "build/changes.h"
 #include "input/record_dialect.h"
 #include "input/source_db.h"
 #include "util/alloc.h"
@@ -168,6 +169,9 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   hfg_build_input_options(o, &io); /* CSV/TSV (by name) or a dump dialect, as plan reads it */
   io.check_column = o->check_column;  /* database inputs: incremental append */
   io.last_value = o->last_value;
+  /* lastmodified: a check column that no longer reaches the last value fails the job
+   * (with --deletes, the rows that held it may have been deleted) */
+  io.check_backwards = o->incremental_mode == HFG_INCR_LASTMODIFIED && !o->deletes;
   {
     char msg[1024];
     int orc = hfg_record_reader_open(o->inputs, o->ninputs, &io, &rr, msg, sizeof msg);
@@ -180,6 +184,7 @@ int hfg_build_run(const hfg_build_options *o, hfg_build_summary *sum) {
   if ((rc = hfg_build_open_output(j)) != 0) goto done;
   double t0 = now_s();
   if ((rc = hfg_build_ingest(j, rr)) != 0) goto done;
+  if ((rc = hfg_changes_ingest_deletes(j)) != 0) goto done; /* hard deletes, after the rows */
   if ((rc = hfg_build_all_rejected(j)) != 0) goto done;
   if (o->check_column) { /* before publish: the manifest records it */
     const char *m = hfg_record_reader_check_max(rr);

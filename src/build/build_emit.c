@@ -15,6 +15,7 @@
 #include "format/kv.h"
 #include "build/build_internal.h"
 #include "build/cell_payload.h"
+#include "build/changes.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/coding.h"
@@ -173,7 +174,7 @@ static int emit_cells_row(job *j, size_t region, fwriter *fws, const uint8_t *re
   c.row_len = klen;
   uint16_t fam;
   long last = -1;
-  uint64_t ncells = 0;
+  uint64_t ncells = 0, by_type[4] = {0}; /* Put, DeleteColumn, DeleteFamily, other */
   int rc;
   while ((rc = hfg_cell_cursor_next(&cc, &fam, &c)) > 0) {
     if (fam >= j->nfamilies || (long)fam < last)
@@ -191,6 +192,8 @@ static int emit_cells_row(job *j, size_t region, fwriter *fws, const uint8_t *re
     if (hfg_writer_append(fw->w, &c))
       return fail(j, hfg_writer_status(fw->w), "%s", hfg_writer_errmsg(fw->w));
     ncells++;
+    by_type[c.type == HFG_TYPE_PUT ? 0 : c.type == HFG_TYPE_DELETE_COLUMN ? 1
+            : c.type == HFG_TYPE_DELETE_FAMILY ? 2 : 3]++;
   }
   if (rc < 0)
     return fail(j, rc, "region %zu: a sorted record's cells run past its end: the spill run "
@@ -201,7 +204,24 @@ static int emit_cells_row(job *j, size_t region, fwriter *fws, const uint8_t *re
   }
   rs->cells += ncells;
   rs->rows++;
+  hfg_build_summary *s = j->sum;
+  __atomic_fetch_add(&s->put_cells, by_type[0], __ATOMIC_RELAXED);
+  __atomic_fetch_add(&s->column_deletes, by_type[1], __ATOMIC_RELAXED);
+  __atomic_fetch_add(&s->family_deletes, by_type[2], __ATOMIC_RELAXED);
+  if (by_type[2]) __atomic_fetch_add(&s->row_deletes, 1, __ATOMIC_RELAXED);
   return 0;
+}
+
+/* A hard delete (changes.h) of a key that a record before it already holds: the
+ * row exists in the source (or is deleted already), so the tombstone is dropped. */
+static int tombstone_superseded(job *j, const uint8_t *rec, size_t len) {
+  if (!j->changes) return 0;
+  size_t pl;
+  const uint8_t *p = hfg_rec_payload(rec, len, &pl);
+  if (!hfg_changes_is_tombstone(p, pl)) return 0;
+  __atomic_fetch_add(&j->sum->deletes_superseded, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&j->sum->duplicates_dropped, 1, __ATOMIC_RELAXED);
+  return 1;
 }
 
 /* puts: room for j->ncols. The columns are sorted by family, then qualifier
@@ -291,6 +311,7 @@ static int emit_region(job *j, size_t region) {
       if (pend && (hfg_rec_klen(pend) != klen || memcmp(hfg_rec_key(pend), key, klen))) {
         if (emit_row(j, region, fws, pend, pend_len, rs, puts)) break;
       } else if (pend) {
+        if (tombstone_superseded(j, rec, len)) continue; /* the record before it stays */
         __atomic_fetch_add(&j->sum->duplicates_dropped, 1, __ATOMIC_RELAXED);
       }
       if (len > hold_cap) {
@@ -308,6 +329,7 @@ static int emit_region(job *j, size_t region) {
       continue;
     }
     if (have_prev && prev_klen == klen && !memcmp(prev_key.p, key, klen)) {
+      if (tombstone_superseded(j, rec, len)) continue;
       if (policy == HFG_DUP_FIRST) {
         __atomic_fetch_add(&j->sum->duplicates_dropped, 1, __ATOMIC_RELAXED);
         continue;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "build/build_internal.h"
+#include "build/changes.h"
 #include "input/record_dialect.h"
 #include "input/record_pump.h"
 #include "build/values.h"
@@ -28,7 +29,7 @@ static uint16_t file_index(job *j, const char *name) {
   return UINT16_MAX;
 }
 
-static int reject(job *j, const hfg_record *r, const char *reason) {
+int hfg_build_reject(job *j, const hfg_record *r, const char *reason) {
   j->sum->records_rejected++;
   if (j->rejects) {
     fprintf(j->rejects, "%s\t%llu\t", r->file ? r->file : "-", (unsigned long long)r->line);
@@ -52,6 +53,7 @@ static int reject(job *j, const hfg_record *r, const char *reason) {
  * *nulls) and the encoded value. */
 int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t file_idx,
                       hfg_buf *pl, uint64_t *nulls, char *why, size_t whylen) {
+  if (j->changes) return hfg_changes_payload(j, fields, line, file_idx, pl, nulls, why, whylen);
   int64_t ts = j->ts;
   *nulls = 0;
   if (j->ts_column >= 0 && fields[j->ts_column].is_null) {
@@ -210,7 +212,7 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
     }
     j->sum->records_read++;
     if (rc == HFG_EPARSE) {
-      if (reject(j, &rec, rec.reason ? rec.reason : "malformed record")) break;
+      if (hfg_build_reject(j, &rec, rec.reason ? rec.reason : "malformed record")) break;
       continue;
     }
     char why[512];
@@ -225,7 +227,7 @@ int hfg_build_ingest(job *j, hfg_record_reader *rr) {
       break;
     }
     if (erc) {
-      if (reject(j, &rec, why)) break;
+      if (hfg_build_reject(j, &rec, why)) break;
       continue;
     }
     if (nulls) j->sum->null_values += nulls;

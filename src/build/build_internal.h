@@ -97,6 +97,7 @@ typedef struct job {
   /* a job's own members of manifest.json ("name": value, each line ending in a comma) */
   void (*manifest_extra)(FILE *f, void *ctx);
   void *manifest_ctx;
+  struct hfg_changes *changes; /* a changes load (build/changes.h), NULL otherwise */
 } job;
 
 static inline double now_s(void) {
@@ -138,6 +139,9 @@ int hfg_build_setup_families(job *j, const hfg_build_family *base, size_t nbase)
 
 /* build_ingest.c: reads every record into the sorter (or the rejects file). */
 int hfg_build_ingest(job *j, hfg_record_reader *rr);
+/* Counts a rejected record and writes it to the rejects file; past --max-rejects
+ * fails the job (returns its code), else 0. */
+int hfg_build_reject(job *j, const hfg_record *r, const char *reason);
 /* Appends a record's payload (the layout above) to pl: its timestamp (the job's, or
  * the timestamp column's), line and file index, then each cell column's value;
  * *nulls counts the SQL NULLs that make no cell. HFG_EPARSE with why for a

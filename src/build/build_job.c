@@ -12,6 +12,7 @@
 
 #include "format/codec.h"
 #include "build/build_internal.h"
+#include "build/changes.h"
 #include "util/alloc.h"
 
 void hfg_build_options_init(hfg_build_options *o) {
@@ -146,7 +147,10 @@ int hfg_build_setup_families(job *j, const hfg_build_family *base, size_t nbase)
 
 
 static int setup_columns(job *j, char *const *names, size_t n) {
-  const hfg_build_options *o = j->o;
+  hfg_build_options so = *j->o; /* lastmodified: the check column is the timestamp column */
+  if (so.check_column && so.incremental_mode == HFG_INCR_LASTMODIFIED && !so.timestamp_column)
+    so.timestamp_column = so.check_column, so.timestamp_format = NULL;
+  const hfg_build_options *o = &so;
   j->ncolumns = n;
   j->ts_column = -1;
   if (o->timestamp_column) {
@@ -178,6 +182,7 @@ static int setup_columns(job *j, char *const *names, size_t n) {
   j->nfamilies = j->map.nfamilies;
   j->cols = j->map.cols;
   j->ncols = j->map.ncols;
+  if (hfg_changes_wanted(j->o) && hfg_changes_setup(j, names, n)) return j->err.code;
   return hfg_build_setup_families(j, NULL, 0);
 }
 
@@ -221,6 +226,7 @@ int hfg_build_setup_job(job *j, hfg_record_reader *rr) {
 void hfg_build_job_free(job *j) {
   hfg_scheme_free(j->scheme);
   hfg_splits_free(&j->splits);
+  hfg_changes_free(j);
   hfg_colmap_free(&j->map);
   hfg_free(j->family_hfile);
   for (size_t i = 0; i < j->nfiles; i++) {

@@ -358,7 +358,8 @@ static int manifest_body(job *j, FILE *f) {
   fprintf(f, "{\n  \"null_values\": %llu,", (unsigned long long)j->sum->null_values);
   if (j->o->check_column) {
     /* the next run's --last-value-from: continue after the largest value read */
-    fprintf(f, "\n  \"incremental\": {\"mode\": \"append\", \"check_column\": ");
+    fprintf(f, "\n  \"incremental\": {\"mode\": \"%s\", \"check_column\": ",
+            j->o->incremental_mode == HFG_INCR_LASTMODIFIED ? "lastmodified" : "append");
     json_str(f, (const uint8_t *)j->o->check_column, strlen(j->o->check_column));
     fprintf(f, ", \"last_value\": ");
     if (j->sum->check_max[0])
@@ -370,6 +371,16 @@ static int manifest_body(job *j, FILE *f) {
     fprintf(f, ", \"null_check_loaded\": %llu, \"null_check_not_loaded\": %llu},",
             (unsigned long long)j->sum->check_nulls_read,
             (unsigned long long)j->sum->check_nulls_skipped);
+  }
+  if (j->changes) {
+    /* a changes load (format-specs/nightly-loads.md): the cells by type */
+    const hfg_build_summary *s = j->sum;
+    fprintf(f, "\n  \"changes\": {\"puts\": %llu, \"column_deletes\": %llu, \"row_deletes\": "
+               "%llu, \"family_deletes\": %llu, \"deletes_read\": %llu, "
+               "\"deletes_superseded\": %llu},",
+            (unsigned long long)s->put_cells, (unsigned long long)s->column_deletes,
+            (unsigned long long)s->row_deletes, (unsigned long long)s->family_deletes,
+            (unsigned long long)s->deletes_read, (unsigned long long)s->deletes_superseded);
   }
   if (j->manifest_extra) j->manifest_extra(f, j->manifest_ctx);
   fprintf(f, "\n  \"timestamp\": %lld,\n  \"regions\": %zu,\n", (long long)j->ts,

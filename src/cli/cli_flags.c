@@ -20,7 +20,8 @@ static const char *const BUILD_FLAGS[] = {
     "--bytes-per-checksum=", "--create-time=", "--progress=", "--job-timestamp=", "--empty-row=",
     "--null-string=", "--fields-terminated-by=", "--fields-enclosed-by=", "--fields-escaped-by=",
     "--lines-terminated-by=", "--incremental=", "--check-column=", "--last-value=",
-    "--last-value-from=", "--ingest-chunk=", "--encoding=", "--gz-impl=", "--no-header",
+    "--last-value-from=", "--delete-if=", "--op-column=", "--deletes=", "--deletes-time=",
+    "--ingest-chunk=", "--encoding=", "--gz-impl=", "--no-header",
     "--header", "--keep-key-columns", "--quiet", NULL};
 
 /* cli_hbase.h's live-table flags */

@@ -59,7 +59,11 @@ static const char USAGE[] =
     "database: INPUT postgresql://USER@HOST:PORT/DB?table=T (or ?query=SELECT...),\n"
     "         mysql://USER@HOST:PORT/DB?table=T; password from PGPASSWORD/.pgpass,\n"
     "         MYSQL_PWD/option files (see 'Database inputs' in README.md)\n"
-    "         --incremental append --check-column COL (--last-value N | --last-value-from DIR)\n";
+    "         --incremental append|lastmodified --check-column COL (--last-value N |\n"
+    "         --last-value-from DIR); lastmodified: updates too, NULLs as DeleteColumn\n"
+    "nightly: --delete-if COL (soft deletes)  --op-column COL (changes file: i/u/d)\n"
+    "         --deletes FILE|URI (keys of hard-deleted rows) --deletes-time COL (when each\n"
+    "         was deleted, epoch ms; default: --timestamp, the job's)\n";
 
 typedef struct progress_state {
   int quiet;
@@ -132,6 +136,15 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
     printf("  null check values %llu loaded (%s is NULL: a later night's %s > N never selects "
            "such rows)\n", (unsigned long long)s->check_nulls_read, o->check_column,
            o->check_column);
+  if (o->incremental_mode == HFG_INCR_LASTMODIFIED || o->delete_if || o->op_column || o->deletes ||
+      o->changes)
+    printf("  changes           %llu puts, %llu column deletes, %llu rows deleted (%llu "
+           "DeleteFamily markers)\n",
+           (unsigned long long)s->put_cells, (unsigned long long)s->column_deletes,
+           (unsigned long long)s->row_deletes, (unsigned long long)s->family_deletes);
+  if (o->deletes)
+    printf("  hard deletes      %llu read, %llu dropped (the key is a live row, or repeated)\n",
+           (unsigned long long)s->deletes_read, (unsigned long long)s->deletes_superseded);
   printf("  cells             %llu\n", (unsigned long long)s->cells);
   printf("  files             %llu (%.1f MB)\n", (unsigned long long)s->files,
          (double)s->output_bytes / 1e6);

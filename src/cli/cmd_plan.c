@@ -434,6 +434,11 @@ int cmd_plan(int argc, char **argv) {
   rc = 2;
   cli_warn_splits("plan", o.splits_file);
   if (cli_check_incremental(&o)) goto out;
+  if (o.deletes)
+    /* changes loads (format-specs/nightly-loads.md): the DeleteColumn and DeleteFamily
+     * cells of the input's records are counted; the deletes source is not read */
+    fprintf(stderr, "hfilegen plan: note: the rows of --deletes %s are not in the estimate "
+                    "(one DeleteFamily per family each)\n", o.deletes);
   char err[1024];
   if (rk.given) { /* the old table's rows, re-keyed */
     rk.ro.build = o;

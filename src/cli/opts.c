@@ -217,7 +217,7 @@ static int split_columns(const char *v, char ***cols, hfg_build_options *o) {
 
 /* ---- incremental loads ---- */
 
-static int incremental;             /* --incremental append given */
+static int incremental;             /* --incremental append|lastmodified given */
 static const char *last_from;       /* the manifest --last-value-from read */
 static char from_column[256];       /* its check column */
 static char from_value[64];         /* its last value; "" for null */
@@ -292,9 +292,10 @@ static int last_value_from(hfg_build_options *o, const char *path) {
 
 int cli_check_incremental(hfg_build_options *o) {
   if (!incremental && !o->check_column && !o->last_value && !last_from) return 0;
+  const char *mode = o->incremental_mode == HFG_INCR_LASTMODIFIED ? "lastmodified" : "append";
   if (!incremental)
-    return bad("--check-column/--last-value", "", "go with --incremental append");
-  if (!o->check_column) return bad("--incremental", "append", "needs --check-column");
+    return bad("--check-column/--last-value", "", "go with --incremental append|lastmodified");
+  if (!o->check_column) return bad("--incremental", mode, "needs --check-column");
   if (last_from && strcmp(o->check_column, from_column)) {
     fprintf(stderr,
             "hfilegen build: --last-value-from %s: the previous run checked column '%s', not '%s'\n",
@@ -304,7 +305,7 @@ int cli_check_incremental(hfg_build_options *o) {
   for (size_t i = 0; i < o->ninputs; i++)
     if (strncmp(o->inputs[i], "postgresql://", 13) && strncmp(o->inputs[i], "postgres://", 11) &&
         strncmp(o->inputs[i], "mysql://", 8) && strncmp(o->inputs[i], "mariadb://", 10))
-      return bad("--incremental", "append",
+      return bad("--incremental", mode,
                  "reads database inputs only (postgresql://, mysql://): a dump file holds the "
                  "rows it was written with, export only the new ones");
   return 0;
@@ -488,9 +489,24 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     else if (!strcmp(a, "--fields-escaped-by")) o->fields_escaped_by = s;
     else o->lines_terminated_by = s;
   } else if (!strcmp(a, "--incremental")) {
-    if (strcmp(v, "append"))
-      return bad(a, v, "expected append (rows whose --check-column is above --last-value)");
+    /* nightly loads (format-specs/nightly-loads.md): lastmodified, --delete-if, --op-column
+     * and --deletes write rows as their whole state (Puts, DeleteColumn, DeleteFamily) */
+    if (!strcmp(v, "lastmodified")) o->incremental_mode = HFG_INCR_LASTMODIFIED;
+    else if (!strcmp(v, "append")) o->incremental_mode = HFG_INCR_APPEND;
+    else
+      return bad(a, v, "expected append (new rows only: --check-column above --last-value) or "
+                       "lastmodified (new and updated rows, NULLs as DeleteColumn markers)");
     incremental = 1;
+  } else if (!strcmp(a, "--delete-if") || !strcmp(a, "--op-column")) {
+    if (!*v) return bad(a, v, "expected a column name");
+    if (!strcmp(a, "--delete-if")) o->delete_if = v;
+    else o->op_column = v;
+  } else if (!strcmp(a, "--deletes")) {
+    if (!*v) return bad(a, v, "expected a file or a database URI holding the deleted keys");
+    o->deletes = v;
+  } else if (!strcmp(a, "--deletes-time")) {
+    if (!*v) return bad(a, v, "expected a column of the deletes source (epoch ms)");
+    o->deletes_time_column = v;
   } else if (!strcmp(a, "--check-column")) {
     if (!*v) return bad(a, v, "expected a column name");
     o->check_column = v;

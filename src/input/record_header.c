@@ -142,7 +142,9 @@ int hfg_rr_open_db(hfg_record_reader *r, const char *path) {
     return hfg_err_set(&r->err, HFG_EINVAL,
                        "%s: a database input names its own columns (no --no-header/--columns)",
                        r->name);
-  int rc = hfg_dbsrc_open(path, r->check_column, r->last_value, r->cancel, &r->db, &r->err);
+  int rc = hfg_dbsrc_open_ex(path, r->check_column, r->last_value,
+                             r->check_backwards ? HFG_DBSRC_CHECK_BACKWARDS : 0, r->cancel,
+                             &r->db, &r->err);
   if (rc) return rc;
   hfg_rr_overlong_reason(r); /* the same limit and reason as a file's record */
   if (hfg_dbsrc_set_max_record(r->db, r->max_record, r->reason))

@@ -67,6 +67,7 @@ int hfg_record_reader_open(const char *const *paths, size_t npaths, const hfg_in
     goto nomem;
   r->npaths = npaths;
   r->cancel = o.cancel;
+  r->check_backwards = o.check_backwards;
   if (o.ncolumn_names) {
     for (size_t i = 0; i < o.ncolumn_names; i++)
       if (!o.column_names[i]) {

@@ -156,9 +156,12 @@ typedef struct hfg_input_options {
   /* Why max_record_bytes is what it is, for the reason of a record over it
    * ("record longer than N bytes (NOTE)"); "" none. Copied at open. */
   char max_record_note[160];
+  /* With check_column and last_value: fail when no row reaches last_value any
+   * more (HFG_DBSRC_CHECK_BACKWARDS, source_db.h): lastmodified loads. */
+  int check_backwards;
 } hfg_input_options;
 
-#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, ""}
+#define HFG_INPUT_OPTIONS_INIT {HFG_INPUT_CSV, -1, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "", 0}
 
 /* One record. All pointers are borrowed: fields, raw and reason until the next
  * hfg_record_reader_next call (or free); file until hfg_record_reader_free. */

@@ -71,6 +71,7 @@ struct hfg_record_reader {
   int any_db;
   hfg_dbsrc *db;        /* the open database input, NULL for a file */
   char *check_column, *last_value;
+  int check_backwards;  /* hfg_input_options.check_backwards */
   char check_max[48];   /* largest check value of closed database inputs, "" none */
   uint64_t nulls_read, nulls_skipped; /* NULL check values of closed database inputs */
   volatile sig_atomic_t *cancel; /* opts.cancel, for database inputs */

@@ -326,8 +326,30 @@ static char *make_sql(const hfg_dbsrc *s, const char *what, const char *check_co
 
 /* ---- public ---- */
 
+/* With HFG_DBSRC_CHECK_BACKWARDS: one count in the snapshot that tells both the
+ * rows whose check column is NULL (count / 2) and whether any row still holds a
+ * value >= last_value (count % 2): "SELECT count(CASE WHEN c IS NULL THEN 1 END) * 2
+ * + COALESCE(MAX(CASE WHEN c >= L THEN 1 ELSE 0 END), 0) FROM t". */
+static char *backwards_sql(const hfg_dbsrc *s, const char *check_column, const char *last_value) {
+  char *q = s->be->quote_ident(check_column), *what = NULL, *sql = NULL;
+  size_t n = q ? 2 * strlen(q) + strlen(last_value) + 128 : 0;
+  if (q && (what = hfg_malloc(n)))
+    snprintf(what, n, "count(CASE WHEN %s IS NULL THEN 1 END) * 2 + COALESCE(MAX(CASE WHEN %s "
+             ">= %s THEN 1 ELSE 0 END), 0)", q, q, last_value);
+  if (what) sql = make_sql(s, what, NULL, NULL, 0);
+  hfg_free(what);
+  hfg_free(q);
+  return sql;
+}
+
 int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
                    volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err) {
+  return hfg_dbsrc_open_ex(uri, check_column, last_value, 0, cancel, out, err);
+}
+
+int hfg_dbsrc_open_ex(const char *uri, const char *check_column, const char *last_value,
+                      unsigned flags, volatile sig_atomic_t *cancel, hfg_dbsrc **out,
+                      hfg_err *err) {
   *out = NULL;
   hfg_dbsrc *s = hfg_calloc(1, sizeof *s);
   char shown[2048];
@@ -349,9 +371,11 @@ int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_v
     goto fail;
   }
   /* with a last value, the rows whose check column is NULL are never selected: counted */
+  const int backwards = check_column && last_value && (flags & HFG_DBSRC_CHECK_BACKWARDS);
   if (!(sql = make_sql(s, "*", check_column, last_value, 0)) ||
       (check_column && last_value &&
-       !(count_sql = make_sql(s, "count(*)", check_column, last_value, 1)))) {
+       !(count_sql = backwards ? backwards_sql(s, check_column, last_value)
+                               : make_sql(s, "count(*)", check_column, last_value, 1)))) {
     hfg_free(sql);
     rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
     goto fail;
@@ -361,6 +385,19 @@ int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_v
   hfg_free(sql);
   hfg_free(count_sql);
   if (rc) goto fail;
+  if (backwards) {
+    int above = (int)(s->nulls_skipped % 2);
+    s->nulls_skipped /= 2;
+    if (!above) {
+      rc = hfg_err_set(err, HFG_EINVAL,
+                       "%s: check column '%s' went backwards: no row holds a value at or above "
+                       "the last value %s (the table was restored or rewritten, the clock that "
+                       "stamps it went back, or every row holding it was deleted): nothing is "
+                       "loaded; a full load (no last value) makes the table equal again, and "
+                       "--deletes tracks hard deletes", s->shown, check_column, last_value);
+      goto fail;
+    }
+  }
   if (check_column) {
     for (size_t i = 0; i < s->nnames; i++)
       if (!strcmp(s->names[i], check_column)) s->check_idx = (long)i;
@@ -404,8 +441,9 @@ static int note_check(hfg_dbsrc *s, const hfg_field *f, hfg_err *err) {
   }
   if (!hfg_db_is_integer(f->p, f->len))
     return hfg_err_set(err, HFG_EINVAL,
-                       "%s row %llu: check column '%s' holds '%.*s', %s (append mode needs an "
-                       "integer column)",
+                       "%s row %llu: check column '%s' holds '%.*s', %s (incremental loads need "
+                       "an integer column; a timestamp's epoch milliseconds can be selected "
+                       "with ?query=, see format-specs/nightly-loads.md)",
                        s->shown, (unsigned long long)s->row, s->names[s->check_idx],
                        (int)(f->len > 60 ? 60 : f->len), f->p, not_integer_why(f->p, f->len));
   if (s->max && !hfg_db_int_greater(f->p, f->len, s->max, strlen(s->max))) return 0;

@@ -100,6 +100,15 @@ typedef struct hfg_dbsrc hfg_dbsrc;
 int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
                    volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err);
 
+/* As open, with flags. HFG_DBSRC_CHECK_BACKWARDS (lastmodified, with a last
+ * value): in the same snapshot, fails with HFG_EINVAL ("went backwards") when
+ * no row holds a check value >= last_value: the column that grows on every
+ * change no longer reaches the value the last load ended at. */
+#define HFG_DBSRC_CHECK_BACKWARDS 1u
+int hfg_dbsrc_open_ex(const char *uri, const char *check_column, const char *last_value,
+                      unsigned flags, volatile sig_atomic_t *cancel, hfg_dbsrc **out,
+                      hfg_err *err);
+
 /* The record limit (0 none) and the reason a row over it is rejected with
  * (copied). Before the first next. */
 int hfg_dbsrc_set_max_record(hfg_dbsrc *s, size_t max, const char *reason);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "build/changes.h"
 #include "build/columns.h"
 #include "build/values.h"
 #include "hfilegen/plan.h"
@@ -43,7 +44,13 @@ struct plan_src {
   plan_cell *cells;
   size_t ncells;
   plan_src_stats st;
+  /* a changes load (build/changes.h): every mapped column is a cell (a Put or a
+   * DeleteColumn), a deleted row one DeleteFamily per family; no control column */
+  int changes;
+  long op_idx, delete_idx;
 };
+
+#define DELETE_COLUMN (SIZE_MAX - 1) /* voff: a DeleteColumn, no value */
 
 uint64_t plan_mix64(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -63,8 +70,37 @@ static int setup_columns(plan_src *s, hfg_err *err) {
   s->voff = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->voff);
   s->cells = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->cells);
   if (!s->voff || !s->cells) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
-  return hfg_colmap_init(&s->map, (const char *const *)s->names, s->ncolumns, s->b, s->scheme,
-                         err);
+  int rc = hfg_colmap_init(&s->map, (const char *const *)s->names, s->ncolumns, s->b, s->scheme,
+                           err);
+  if (rc || !(s->changes = hfg_changes_wanted(s->b))) return rc;
+  hfg_changes_controls(s->b, s->names, s->ncolumns, &s->op_idx, &s->delete_idx);
+  hfg_changes_drop_controls(&s->map, s->b, s->op_idx, s->delete_idx);
+  return s->map.ncols ? 0 : hfg_err_set(err, HFG_EINVAL, "no column is mapped to a cell");
+}
+
+/* A deleted row of a changes load: a DeleteFamily (no qualifier) in every family a
+ * column maps to, and in the table's others (build --table), as build writes them. */
+static void row_family_deletes(plan_src *s, plan_row *row) {
+  const hfg_colmap *m = &s->map;
+  for (size_t f = 0; f < m->nfamilies; f++) {
+    size_t i = 0;
+    while (i < m->ncols && m->cols[i].family != f) i++;
+    if (i == m->ncols) continue;
+    s->cells[s->ncells++] = (plan_cell){m->families[f], "", NULL, 0};
+    row->cells++;
+    row->cell_bytes += m->family_len[f];
+  }
+  for (size_t t = 0; t < s->b->ntable_families; t++) {
+    const char *tf = s->b->table_families[t].name;
+    if (hfg_colmap_family(m, tf, strlen(tf)) >= 0) {
+      size_t f = (size_t)hfg_colmap_family(m, tf, strlen(tf)), i = 0;
+      while (i < m->ncols && m->cols[i].family != f) i++;
+      if (i < m->ncols) continue; /* counted above */
+    }
+    if (s->ncells < s->ncolumns) s->cells[s->ncells++] = (plan_cell){tf, "", NULL, 0};
+    row->cells++;
+    row->cell_bytes += strlen(tf);
+  }
 }
 
 static int copy_names(plan_src *s, hfg_err *err) {
@@ -192,11 +228,27 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
   row->cells = 0;
   row->cell_bytes = 0;
   const hfg_colmap *m = &s->map;
+  s->ncells = 0;
+  if (s->changes) {
+    int deleted = 0;
+    if (hfg_changes_deleted(s->b, s->op_idx, s->delete_idx, s->rec.fields, &deleted, why, whylen))
+      return HFG_EPARSE;
+    if (deleted) {
+      row_family_deletes(s, row);
+      return 0;
+    }
+  }
   for (size_t i = 0; i < m->ncols; i++) {
     const hfg_cellcol *cc = &m->cols[i];
     const hfg_field *f = &s->rec.fields[cc->column];
     s->voff[i] = SIZE_MAX;
-    if (!hfg_colmap_field_is_cell(f, s->b->empty)) continue;
+    if (!hfg_colmap_field_is_cell(f, s->b->empty)) {
+      if (!s->changes) continue;
+      s->voff[i] = DELETE_COLUMN; /* no value now: a DeleteColumn masks the old ones */
+      row->cells++;
+      row->cell_bytes += m->family_len[cc->family] + cc->qualifier_len;
+      continue;
+    }
     size_t at = s->values.len;
     char e[256];
     int rc = hfg_value_encode(cc->enc, f->p, f->len, &s->values, e, sizeof e);
@@ -221,9 +273,14 @@ static int row_cells(plan_src *s, plan_row *row, char *why, size_t whylen) {
   }
   for (size_t i = 0; i < m->ncols; i++) {
     if (s->voff[i] == SIZE_MAX) continue;
+    if (s->voff[i] == DELETE_COLUMN) {
+      s->cells[s->ncells++] = (plan_cell){m->families[m->cols[i].family], m->cols[i].qualifier,
+                                          NULL, 0};
+      continue;
+    }
     size_t end = s->values.len;
     for (size_t k = i + 1; k < m->ncols; k++)
-      if (s->voff[k] != SIZE_MAX) {
+      if (s->voff[k] < DELETE_COLUMN) {
         end = s->voff[k];
         break;
       }

@@ -2,7 +2,9 @@
  * SQLite-style fault injection over the two operations a night-time bulk load
  * depends on: a whole hfg_build_run (multi-region, two families, tiny memory
  * budget so it spills, rolled files, a rejected record, a dropped duplicate)
- * and a single HFile write (multi-level index, chunked blooms).
+ * and a single HFile write (multi-level index, chunked blooms); the build again
+ * as a changes load (format-specs/nightly-loads.md: soft deletes, hard deletes
+ * from a second input, some superseded by live rows).
  *
  * For N = 1, 2, ... the Nth allocation (src/util/alloc.h) or the Nth
  * write/fsync/rename (src/util/fsio.h, with EIO and with ENOSPC) fails, until
@@ -163,7 +165,8 @@ static int same_tree(const char *a, const char *b) {
 
 /* ---- the build under test ---- */
 
-static char input_path[600], splits_path[600];
+static char input_path[600], splits_path[600], deletes_path[600];
+static int g_changes; /* the build under test is a changes load */
 
 static void write_inputs(void) {
   setup_root();
@@ -174,7 +177,13 @@ static void write_inputs(void) {
   if (!f || !s) exit(2);
   fputs("1\n2\n", s);
   fclose(s);
-  fputs("id,user,amount,status,note\n", f);
+  snprintf(deletes_path, sizeof deletes_path, "%s/deleted.csv", root);
+  FILE *d = fopen(deletes_path, "w");
+  if (!d) exit(2);
+  fputs("deleted_at,id\n", d); /* hard deletes: live ids (superseded) and gone ones */
+  for (int i = 0; i < 900; i += 7) fprintf(d, "x,%d\n", i);
+  fclose(d);
+  fputs("id,user,amount,status,note,gone\n", f);
   uint32_t x = 12345;
   for (int i = 0; i < 800; i++) {
     x = x * 1103515245u + 12345u;
@@ -182,9 +191,10 @@ static void write_inputs(void) {
     fprintf(f, "%d,u%u,%u.%02u,%s,\"", i, (x >> 8) % 1000, (x >> 4) % 5000, x % 100,
             (x >> 3) % 3 == 0 ? "PAID" : "NEW");
     for (int k = 0; k < notelen; k++) fputc('a' + (char)((x >> (k % 24)) % 26), f);
-    fputs(i % 97 == 5 ? "\"\"quoted\"\"\"\n" : "\"\n", f);
+    fputs(i % 97 == 5 ? "\"\"quoted\"\"\"" : "\"", f);
+    fputs(i % 5 == 2 ? ",1\n" : ",0\n", f); /* a soft delete for the changes load */
     if (i == 400) fputs("bad,record\n", f);                  /* rejected: field count */
-    if (i == 700) fprintf(f, "%d,dup,1.00,NEW,again\n", i); /* duplicate, last one kept */
+    if (i == 700) fprintf(f, "%d,dup,1.00,NEW,again,0\n", i); /* duplicate, last one kept */
   }
   fclose(f);
 }
@@ -213,6 +223,10 @@ static void build_options(hfg_build_options *o, const char *const *inputs, const
   o->hfile.index_min_entries = 2;
   o->hfile.bloom_block_size = 1024;
   o->hfile.create_time = 0;
+  if (g_changes) {
+    o->delete_if = "gone"; /* a fifth of the rows are deleted ones */
+    o->deletes = deletes_path;
+  }
 }
 
 static int mkdir_p(const char *p) { return mkdir(p, 0755) && errno != EEXIST ? -1 : 0; }
@@ -231,14 +245,16 @@ static int run_build(const char *tag, char *out, size_t outcap, char *tmp, size_
   return hfg_build_run(&o, sum);
 }
 
-static char ref_out[700];
+static char ref_outs[2][700]; /* plain, changes */
+#define ref_out ref_outs[g_changes]
 static hfg_build_summary ref_sum;
 
 static void reference_build(void) {
   if (ref_out[0]) return;
-  write_inputs();
+  if (!input_path[0]) write_inputs();
   char tmp[700];
-  int rc = run_build("ref", ref_out, sizeof ref_out, tmp, sizeof tmp, &ref_sum);
+  int rc = run_build(g_changes ? "cref" : "ref", ref_out, sizeof ref_out, tmp, sizeof tmp,
+                     &ref_sum);
   if (rc) {
     fprintf(stderr, "reference build failed: %s\n", ref_sum.error);
     exit(2);
@@ -366,6 +382,19 @@ TEST(build_alloc_faults) { CHECK(fault_loop_build(FAULT_ALLOC, 0, "allocation") 
 TEST(build_io_faults_eio) { CHECK(fault_loop_build(FAULT_IO, EIO, "write/fsync/rename EIO") > 20); }
 TEST(build_io_faults_enospc) {
   CHECK(fault_loop_build(FAULT_IO, ENOSPC, "write/fsync/rename ENOSPC") > 20);
+}
+/* the same build as a changes load: typed cells, DeleteFamily rows, tombstones */
+TEST(changes_build_faults) {
+  g_changes = 1;
+  reference_build();
+  printf("changes reference build: %llu puts, %llu rows deleted, %llu of %llu hard deletes "
+         "superseded\n", (unsigned long long)ref_sum.put_cells,
+         (unsigned long long)ref_sum.row_deletes, (unsigned long long)ref_sum.deletes_superseded,
+         (unsigned long long)ref_sum.deletes_read);
+  CHECK(ref_sum.row_deletes > 100 && ref_sum.deletes_superseded > 50 && ref_sum.put_cells > 1000);
+  CHECK(fault_loop_build(FAULT_ALLOC, 0, "changes load, allocation") > 50);
+  CHECK(fault_loop_build(FAULT_IO, EIO, "changes load, write/fsync/rename EIO") > 20);
+  g_changes = 0;
 }
 
 /* ---- a single HFile write ---- */

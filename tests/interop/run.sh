@@ -2,7 +2,7 @@
 # HBase interop checks for hfilegen. See README.md beside this file.
 #
 #   tests/interop/run.sh [--hbase 2.6|2.5|3.0] [--hfilegen PATH] [--cases DIR] [--work DIR]
-#                        [--live-only] [--bulk-only] [--rekey-only]
+#                        [--live-only] [--bulk-only] [--rekey-only] [--nightly-only]
 #
 # Builds the Java harness with Maven (downloads from Maven Central on first use), then:
 #   (a) WriteReference: HBase writes reference HFiles (+ .cells.tsv/.props) into WORK/ref,
@@ -18,6 +18,8 @@
 #   (g) with --hfilegen: RekeyCheck - hfilegen rekey of a split table's snapshot, bulk-loaded and
 #       compared with TableSnapshotScanner, and of its ExportSnapshot -copy-to target (2.6 only);
 #       --rekey-only runs the build and this step alone
+#   (h) --nightly-only --cases DIR: NightlyCheck - the nights tests/db/nightly.sh kept in DIR
+#       bulk-loaded one by one, each scan compared with the source table (the build and (h) alone)
 # --hbase 3.0 (3.0.0-beta-1) runs the reader-side steps only: (a) WriteReference, (b), (s), (c),
 # (c2), (e); WriteBulkCase, (d) and (f) print SKIP naming the artifacts the mini cluster lacks.
 # Prints one "N passed, M failed" line totalling every check; exits non-zero on any failure.
@@ -31,9 +33,10 @@ WORK=""
 LIVE_ONLY=0
 BULK_ONLY=0
 REKEY_ONLY=0
+NIGHTLY_ONLY=0
 
 usage() {
-  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
     --live-only) LIVE_ONLY=1; shift ;;
     --bulk-only) BULK_ONLY=1; shift ;;
     --rekey-only) REKEY_ONLY=1; shift ;;
+    --nightly-only) NIGHTLY_ONLY=1; shift ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown argument $1" >&2; usage ;;
   esac
@@ -174,6 +178,17 @@ rekey_step() {
     echo "SKIP RekeyCheck: $HFILEGEN is not an executable file (not built yet?)"
   fi
 }
+if [ "$NIGHTLY_ONLY" -eq 1 ]; then # (h) nightly loads (issue #27)
+  [ -n "$CASES" ] && [ "$READERS_ONLY" -eq 0 ] ||
+    { echo "run.sh: --nightly-only needs --cases DIR and a mini cluster (not --hbase 3.0)" >&2; exit 2; }
+  step nightly "(h) NightlyCheck: the nights bulk-loaded one by one, each scan = the source table" \
+    NightlyCheck "$CASES"
+  tally "$LOGS/nightly.out" $?
+  echo "== total (HBase $HBASE)"
+  echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+  [ "$TOTAL_FAIL" -eq 0 ]
+  exit
+fi
 if [ "$REKEY_ONLY" -eq 1 ]; then
   rekey_step
   echo "== total (HBase $HBASE)"
