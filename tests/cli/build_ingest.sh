@@ -116,6 +116,11 @@ PY
 same dup-late --ingest-chunk 1k "$T/late.csv"
 grep -q "duplicate rowkey '0|2000': $T/late.csv line 2001 and $T/late.csv line 2602" "$T/dup-late-2.err" \
   && ok || bad "dup-late: $(tail -1 "$T/dup-late-2.err")"
+# the same over ten regions: a part's records are grouped by region as they go to the sorter
+# (add_grouped), which shifts the lines on the way
+same dup-late-regions --ingest-chunk 1k --splits "$SPLITS" "$T/late.csv"
+grep -q "duplicate rowkey '0|2000': $T/late.csv line 2001 and $T/late.csv line 2602" \
+  "$T/dup-late-regions-2.err" && ok || bad "dup-late-regions: $(tail -1 "$T/dup-late-regions-2.err")"
 # the rejects of a failed job too
 for t in 2 4; do
   cmp -s "$T/max-rejects-1/_rejects.tsv" "$T/max-rejects-$t/_rejects.tsv" && ok \
