@@ -295,7 +295,8 @@ static int add_row(rekey *k, const hfg_rekey_row *row) {
   if (row->key_len > LONG_KEY) j->sum->long_keys++;
   int rc = hfg_rekey_row_payload(&k->payload, row, j->nfamilies);
   if (rc)
-    return fail(j, rc, rc == HFG_ENOMEM ? "out of memory" : "old row %llu: a cell HBase cannot hold",
+    return fail(j, rc,
+                rc == HFG_ENOMEM ? "out of memory" : "old row %llu: a cell HBase cannot hold",
                 (unsigned long long)row->ordinal);
   size_t nr = hfg_splits_region(&j->splits, row->key, row->key_len);
   hfg_err e = {0};

@@ -120,7 +120,8 @@ static int take_row(hfg_rekey_batch *k, size_t region, const hfg_rekey_row *row,
   if (row->key_len > LONG_KEY) c->long_keys++;
   int rc = hfg_rekey_row_payload(&k->k.payload, row, j->nfamilies);
   if (rc)
-    return fail(j, rc, rc == HFG_ENOMEM ? "out of memory" : "old row %llu: a cell HBase cannot hold",
+    return fail(j, rc,
+                rc == HFG_ENOMEM ? "out of memory" : "old row %llu: a cell HBase cannot hold",
                 (unsigned long long)row->ordinal);
   size_t nr = hfg_splits_region(&j->splits, row->key, row->key_len);
   if (hfg_batch_out_add(k->b, (uint32_t)nr, row->key, row->key_len,
