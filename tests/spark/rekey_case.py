@@ -8,6 +8,7 @@ an HFileLink, references into a split parent; three live old regions).
   raw      every cell: byte-identical, no row without cells
   rejects  an old-key pattern most rows do not parse (nothing expired): output and
            _rejects.tsv identical
+  retry    the visible case with a write task that raises once: identical
   merge    a new rowkey that merges old rows: both fail, nothing published
   refusal  a missing snapshot: exit 1 naming it, before Spark starts (no Spark log line)
 """
@@ -71,6 +72,11 @@ def run_case(spark, repo, hfg, work, compare, check):
               "identical to hfilegen rekey (%d written, %d rejected, %d without cells)"
               % (s["records_written"], s["records_rejected"], s["records_without_cells"])
               if diff is None else diff)
+    # a write task that raises once after writing its files: Spark retries it, the output is
+    # still rekey's (the earlier attempt's files never published)
+    s = spark_rekey.run(spark, base, flags + ["--out", "spark.retry"], fail_once_region=3)
+    diff = compare("cli.visible", "spark.retry")
+    check("rekey_retry", diff is None, "task raises once: identical" if diff is None else diff)
     # two old rows with one new key: rekey fails, so does the Spark job, nothing published
     merge = ["--rowkey", "{id % 10}", "--job-timestamp", str(TS)]
     r = subprocess.run(cli_args(base, "cli.merge", merge), capture_output=True, text=True)
