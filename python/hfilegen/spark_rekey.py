@@ -68,6 +68,7 @@ def run(spark, rekey, args, timestamp=None, partitions=None, fail_once_region=No
     rk = dict(rekey, as_of=job.as_of)  # every task scans as of the driver's "now"
     wd = drv.work_dir(job.out_dir)
     drv.clean_work(wd)
+    out_existed = os.path.exists(job.out_dir)
     job.begin()
     try:
         os.makedirs(wd, exist_ok=True)
@@ -87,10 +88,29 @@ def run(spark, rekey, args, timestamp=None, partitions=None, fail_once_region=No
         return s
     except BaseException:
         job.abort()
+        if not out_existed:
+            _tidy_failed_out(job.out_dir)
         raise
     finally:
         drv.clean_work(wd)
         job.close()
+
+
+def _tidy_failed_out(out):
+    """As hfilegen rekey leaves a failed job's output directory it created: its empty family
+    folders, then the directory, removed; anything else (the rejects file a --max-rejects
+    failure points to) stays, and with it the directory."""
+    if not os.path.isdir(out):
+        return
+    for e in os.listdir(out):
+        try:
+            os.rmdir(os.path.join(out, e))  # only an empty directory goes
+        except OSError:
+            pass
+    try:
+        os.rmdir(out)
+    except OSError:
+        pass
 
 
 def check_args(mine, rest):
