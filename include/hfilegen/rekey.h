@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "hfilegen/batch.h"
 #include "hfilegen/build.h"
 #include "hfilegen/scheme.h"
 
@@ -95,6 +96,70 @@ int hfg_rekey_lint(const hfg_rekey_options *o, uint64_t regions, uint64_t max_ro
                    hfg_rekey_lint_reject_fn on_reject, void *ctx, hfg_lint **lint,
                    hfg_scheme **scheme, uint64_t *rows, uint64_t *rejected, char *errmsg,
                    size_t errlen);
+
+/* ---- rekey in pieces, for distributed runners (the Spark job in python/) ----
+ * hfg_rekey_run's stages cut as include/hfilegen/batch.h cuts build's, on the same
+ * setup, rows, payload, emit and publish: the same options give the same bytes.
+ *
+ *   driver: options_new → open → nregions, region_name (the old table's regions)
+ *           → hfg_batch_begin (on hfg_rekey_batch_batch) → tasks → hfg_batch_add_file*
+ *           → hfg_batch_set_counts (rows read, rejected and without cells as the
+ *           tasks' counts add up) → set_counts → hfg_batch_publish | hfg_batch_abort → free
+ *   tasks:  open (as_of and ts: the driver's) → read_region (one old region's rows,
+ *           re-keyed: keyed records whose payloads are the rows' typed cells, the
+ *           rejects-file lines of the region's rejected rows, its counts)
+ *           open → hfg_batch_emit (one new region's HFiles from its keyed records, in
+ *           any order: the emit orders them; two old rows with one new key fail it)
+ *
+ * A keyed record's order is old region << 40 | the row's ordinal in it: the order
+ * hfg_rekey_run's sorter sees. --max-rejects and the all-rejected rule are the
+ * driver's, on the sums. Nothing here prints. */
+typedef struct hfg_rekey_batch hfg_rekey_batch;
+
+/* One read_region's counts, or (set_counts) the job's sums. */
+typedef struct hfg_rekey_counts {
+  uint64_t rows_read, rows_rejected, rows_without_cells, long_keys;
+  uint64_t store_files, cells_read, markers_read;
+  uint64_t dropped_markers, dropped_deleted, dropped_expired, dropped_versions,
+      dropped_duplicate, dropped_outside;
+} hfg_rekey_counts;
+
+/* Options for a caller that cannot lay out hfg_rekey_options (ctypes): initialized
+ * (hfg_rekey_options_init) with build copied from *build (its strings borrowed);
+ * the caller sets the fields before build. NULL when out of memory. */
+hfg_rekey_options *hfg_rekey_options_new(const hfg_build_options *build);
+void hfg_rekey_options_free(hfg_rekey_options *o);
+
+/* Sets the job up as hfg_rekey_run does (the snapshot opened, the old-key pattern and
+ * the new rowkey compiled, the families' HFile options, the splits) without touching
+ * the output. ts: the job timestamp (< 0: as hfg_rekey_run picks it); o->as_of < 0:
+ * now (hfg_rekey_batch_as_of says which; give it to the tasks' open). o is borrowed
+ * until free. 0, or < 0 with err: HFG_EINVAL for options, patterns or a re-keying
+ * refused, the snapshot reader's codes for a snapshot that cannot be read. */
+int hfg_rekey_batch_open(const hfg_rekey_options *o, int64_t ts, hfg_rekey_batch **out,
+                         char *err, size_t errcap);
+void hfg_rekey_batch_free(hfg_rekey_batch *k);
+/* The batch that emits, collects and publishes (borrowed until free). */
+hfg_batch *hfg_rekey_batch_batch(hfg_rekey_batch *k);
+int64_t hfg_rekey_batch_as_of(const hfg_rekey_batch *k);
+/* "" when the re-keying is one to one, else why it may not be (rekey's warning). */
+const char *hfg_rekey_batch_warning(const hfg_rekey_batch *k);
+/* The old table's regions (start keys ascending; 1 for family folders) and their
+ * encoded names ("" for family folders). */
+size_t hfg_rekey_batch_nregions(const hfg_rekey_batch *k);
+const char *hfg_rekey_batch_region_name(const hfg_rekey_batch *k, size_t region);
+
+/* Task side: old region `region`'s rows through the rekey row iterator, re-keyed:
+ * *out holds its written rows as keyed records (records_read, records_rejected and
+ * long_keys set; valid until the next call on the batch) and the rejects-file lines
+ * of its rejected rows; *c its counts. < 0 with the batch's errmsg: a store file
+ * unreadable, no such region, out of memory. */
+int hfg_rekey_batch_read_region(hfg_rekey_batch *k, size_t region, hfg_batch_out **out,
+                                hfg_rekey_counts *c);
+
+/* Driver side, before publish: the tasks' summed counts, for manifest.json's
+ * "rekey" member. */
+void hfg_rekey_batch_set_counts(hfg_rekey_batch *k, const hfg_rekey_counts *c);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

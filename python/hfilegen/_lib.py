@@ -140,3 +140,36 @@ _f("hfg_batch_read_range", C.c_int, vp, C.c_size_t, C.c_uint64, C.c_uint64, C.c_
    C.c_uint64, C.POINTER(C.POINTER(BatchOut)))
 _f("hfg_build_args_check", C.c_int, vp, C.c_char_p, C.c_int)
 _f("hfg_parse_size", C.c_int, C.c_char_p, u64p)
+
+
+# ---- rekey in pieces (include/hfilegen/rekey.h: hfg_rekey_batch) ----
+class RekeyHead(C.Structure):
+    """The leading fields of hfg_rekey_options (the rest is hfg_build_options, copied by
+    hfg_rekey_options_new)."""
+    _fields_ = [("version", C.c_uint), ("from_dir", C.c_char_p), ("snapshot", C.c_char_p),
+                ("old_key", C.c_char_p), ("raw", C.c_int), ("as_of", C.c_int64),
+                ("hfile_given", C.c_uint)]
+
+
+REKEY_COUNTS = ["rows_read", "rows_rejected", "rows_without_cells", "long_keys",
+                "store_files", "cells_read", "markers_read", "dropped_markers",
+                "dropped_deleted", "dropped_expired", "dropped_versions", "dropped_duplicate",
+                "dropped_outside"]
+
+
+class RekeyCounts(C.Structure):
+    _fields_ = [(n, C.c_uint64) for n in REKEY_COUNTS]
+
+
+_f("hfg_rekey_options_new", vp, vp)
+_f("hfg_rekey_options_free", None, vp)
+_f("hfg_rekey_batch_open", C.c_int, vp, C.c_int64, C.POINTER(vp), C.c_char_p, C.c_size_t)
+_f("hfg_rekey_batch_free", None, vp)
+_f("hfg_rekey_batch_batch", vp, vp)
+_f("hfg_rekey_batch_as_of", C.c_int64, vp)
+_f("hfg_rekey_batch_warning", C.c_char_p, vp)
+_f("hfg_rekey_batch_nregions", C.c_size_t, vp)
+_f("hfg_rekey_batch_region_name", C.c_char_p, vp, C.c_size_t)
+_f("hfg_rekey_batch_read_region", C.c_int, vp, C.c_size_t, C.POINTER(C.POINTER(BatchOut)),
+   C.POINTER(RekeyCounts))
+_f("hfg_rekey_batch_set_counts", None, vp, C.POINTER(RekeyCounts))

@@ -17,7 +17,11 @@ KEYED_SCHEMA = pa.schema([("region", pa.int32()), ("key", pa.binary()),
 
 
 class HfilegenError(RuntimeError):
-    pass
+    """code: the library's status code when one is known (-3, HFG_EINVAL: a usage error)."""
+
+    def __init__(self, msg, code=None):
+        super().__init__(msg)
+        self.code = code
 
 
 def _cbuf(addr, size):
@@ -139,7 +143,7 @@ class Job:
 
     def _err(self, rc, what):
         msg = lib.hfg_batch_errmsg(self._b).decode(errors="replace")
-        raise HfilegenError("%s: %s" % (what, msg or lib.hfg_strerror(rc).decode()))
+        raise HfilegenError("%s: %s" % (what, msg or lib.hfg_strerror(rc).decode()), rc)
 
     # ---- what the job is ----
     @property
@@ -339,10 +343,11 @@ class Job:
         return buf.value.decode()
 
     def publish(self, files, counts, records_read, records_rejected, null_values=0,
-                blank_lines=0):
+                blank_lines=0, without_cells=0):
         """files: what emit returned, from every region; counts: region -> emit's counts;
         null_values: the NULL fields the tasks' key calls counted; blank_lines: the blank
-        lines their reads skipped."""
+        lines their reads skipped; without_cells: records the read tasks counted without
+        cells (rekey's old rows with no visible cell), besides emit's."""
         for d in files:
             f = _lib.BatchFile(d["region"], d["family"], d["seq"], d["name"].encode(),
                                d["path"].encode(), C.cast(C.c_char_p(d["first_row"]), _lib.u8p),
@@ -355,7 +360,8 @@ class Job:
         rows = (C.c_uint64 * nr)()
         cells = (C.c_uint64 * nr)()
         nfiles = (C.c_uint64 * nr)()
-        dups = without = markers = 0
+        dups = markers = 0
+        without = without_cells
         for r, c in counts.items():
             rows[r], cells[r], nfiles[r] = c["rows"], c["cells"], c["files"]
             dups += c["duplicates_dropped"]

@@ -4,6 +4,8 @@ job file, flags and timestamp.
     spark-submit --master yarn ... .../hfilegen/spark.py --job job.yaml [build flags]
         (this file, installed; python/README.md says what each node needs)
     python -m hfilegen.spark --master 'local[2]' --job job.yaml [build flags]
+    python -m hfilegen.spark rekey --master 'local[2]' --from DIR [--snapshot NAME] ...
+        (hfilegen rekey on Spark: hfilegen.spark_rekey)
 
 Stages: (1) one task per input file reads it with hfilegen's own record reader (the CSV/TSV
 dialect, compression, line numbers and rejects exactly as build's) and keys every record
@@ -98,11 +100,13 @@ def _read_tasks(job, split_size):
     return tasks
 
 
-def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
+def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None,
+             open_job=None):
+    """open_job: the worker's job when it is not build's (rekey: spark_rekey)."""
     def fn(it):
         import pyarrow as pa
         from pyspark import TaskContext
-        job = _worker_job(args, ts, cwd, source)
+        job = open_job() if open_job else _worker_job(args, ts, cwd, source)
         ctx = TaskContext.get()
         attempt = "p%d-a%d" % (ctx.partitionId(), ctx.taskAttemptId())
 
@@ -155,6 +159,23 @@ def _emit_fn(args, ts, cwd, wd, fail_once, fail_always, kill_once, source=None):
     return fn
 
 
+def collect(results):
+    """The write tasks' rows: (reads: the read tasks' (order, rejects, counters), emits:
+    per region (files, counts))."""
+    emits, reads = [], []
+    for row in results:
+        if row["region"] == META:
+            reads.append((row["ord"], bytes(row["rejects"]),
+                          json.loads(bytes(row["result"]))))
+            continue
+        r = json.loads(bytes(row["result"]))
+        for f in r["files"]:
+            f["first_row"] = bytes.fromhex(f["first_row"])
+            f["last_row"] = bytes.fromhex(f["last_row"])
+        emits.append((r["files"], r["counts"]))
+    return reads, emits
+
+
 def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
         batch_rows=65536, partitions=None, kill_once_region=None, input_format=None,
         split_size=None):
@@ -194,17 +215,7 @@ def run(spark, args, timestamp=None, fail_once_region=None, fail_region=None,
                                             fail_region, kill_once_region,
                                             typed[2] if typed else None),
                                    RESULT_SCHEMA).collect()
-        emits, reads = [], []
-        for row in results:
-            if row["region"] == META:
-                reads.append((row["ord"], bytes(row["rejects"]),
-                              json.loads(bytes(row["result"]))))
-                continue
-            r = json.loads(bytes(row["result"]))
-            for f in r["files"]:
-                f["first_row"] = bytes.fromhex(f["first_row"])
-                f["last_row"] = bytes.fromhex(f["last_row"])
-            emits.append((r["files"], r["counts"]))
+        reads, emits = collect(results)
         return drv.finish(job, reads, emits)
     except BaseException:
         job.abort()
@@ -269,6 +280,10 @@ def check_args(mine, rest):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["rekey"]:  # hfilegen rekey on Spark: spark_rekey.py
+        from hfilegen import spark_rekey
+        return spark_rekey.main(argv[1:])
     p = argparse.ArgumentParser(
         prog="hfilegen spark", add_help=False, allow_abbrev=False,  # --input is build's
         description="hfilegen build on Spark: every other flag is a `hfilegen build` flag")

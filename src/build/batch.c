@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 
+#include "build/batch_internal.h"
 #include "build/build_internal.h"
 #include "input/record_dialect.h"
 #include "input/source_db.h"
@@ -560,4 +561,50 @@ int hfg_batch_compare_rows(const uint8_t *a, size_t alen, const uint8_t *b, size
   int c = n ? memcmp(a, b, n) : 0;
   if (c) return c < 0 ? -1 : 1;
   return alen < blen ? -1 : alen > blen ? 1 : 0;
+}
+
+/* ---- for other jobs in pieces (batch_internal.h) ---- */
+
+int hfg_batch_new_job(const hfg_build_options *o, int64_t ts, hfg_batch **out, char *err,
+                      size_t errcap) {
+  *out = NULL;
+  hfg_batch *b = hfg_calloc(1, sizeof *b);
+  if (!b) return HFG_ENOMEM;
+  b->o = *o;
+  int rc = hfg_build_begin(&b->j, &b->o, &b->sum); /* options, timestamp, splits, regions */
+  if (!rc && ts >= 0) b->j.ts = b->sum.timestamp = ts;
+  if (rc) {
+    snprintf(err, errcap, "%s", b->j.err.msg);
+    hfg_batch_free(b);
+    return rc;
+  }
+  *out = b;
+  return 0;
+}
+
+job *hfg_batch_job(hfg_batch *b) { return &b->j; }
+
+int hfg_batch_out_begin(hfg_batch *b) {
+  out_reset(b);
+  return out_room(b) ? HFG_ENOMEM : 0;
+}
+
+int hfg_batch_out_add(hfg_batch *b, uint32_t region, const uint8_t *key, size_t klen,
+                      uint64_t order, const uint8_t *payload, size_t plen) {
+  if (out_room(b) || hfg_buf_append(&b->keys, key, klen) ||
+      hfg_buf_append(&b->pls, payload, plen))
+    return HFG_ENOMEM;
+  size_t i = b->out.n++;
+  b->out.region[i] = region;
+  b->out.order[i] = order;
+  b->out.key_off[i + 1] = (int64_t)b->keys.len;
+  b->out.pl_off[i + 1] = (int64_t)b->pls.len;
+  return 0;
+}
+
+hfg_buf *hfg_batch_out_rejects(hfg_batch *b) { return &b->rej; }
+
+hfg_batch_out *hfg_batch_out_end(hfg_batch *b) {
+  out_finish(b);
+  return &b->out;
 }

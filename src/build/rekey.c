@@ -27,6 +27,7 @@
 #include "build/build_internal.h"
 #include "build/cell_payload.h"
 #include "format/codec.h"
+#include "build/rekey_internal.h"
 #include "build/rekey_rows.h"
 #include "util/alloc.h"
 #include "util/escape.h"
@@ -39,15 +40,6 @@ void hfg_rekey_options_init(hfg_rekey_options *o) {
 }
 
 void hfg_rekey_summary_free(hfg_rekey_summary *s) { hfg_build_summary_free(&s->build); }
-
-typedef struct rekey {
-  job *j;
-  const hfg_rekey_options *ro;
-  hfg_rekey_summary *rs;
-  hfg_rekey_rows *rows;
-  const hfg_snapshot *snap; /* the rows' */
-  hfg_buf payload;
-} rekey;
 
 /* The schema's HFile settings of family f, as HFileOutputFormat2 takes a
  * table's (build --table does the same from a live table), but for those a
@@ -184,7 +176,7 @@ static void manifest_rekey(FILE *f, void *ctx) {
           (unsigned long long)s->dropped_outside);
 }
 
-static int setup(rekey *k) {
+int hfg_rekey_setup(rekey *k) {
   job *j = k->j;
   const hfg_rekey_options *ro = k->ro;
   hfg_err e = {0};
@@ -224,6 +216,46 @@ static int setup(rekey *k) {
   return rc;
 }
 
+int hfg_rekey_reject_line(hfg_buf *out, const char *encoded, uint64_t ordinal,
+                          const char *reason, const uint8_t *row, size_t len) {
+  char head[400];
+  int hl = snprintf(head, sizeof head, "region %s\t%llu\t", encoded[0] ? encoded : "-",
+                    (unsigned long long)ordinal);
+  if (hl < 0 || (size_t)hl >= sizeof head) hl = (int)sizeof head - 1;
+  if (hfg_buf_append(out, head, (size_t)hl)) return HFG_ENOMEM;
+  for (const char *p = reason; *p; p++) {
+    char c = *p == '\t' || *p == '\n' ? ' ' : *p;
+    if (hfg_buf_append(out, &c, 1)) return HFG_ENOMEM;
+  }
+  if (hfg_buf_append(out, "\t", 1) || hfg_escape(out, row, len) || hfg_buf_append(out, "\n", 1))
+    return HFG_ENOMEM;
+  return 0;
+}
+
+int hfg_rekey_row_payload(hfg_buf *pl, const hfg_rekey_row *row, size_t nfamilies) {
+  hfg_buf_reset(pl);
+  if (hfg_cell_payload_begin(pl, 0, row->ordinal, (uint16_t)row->region)) return HFG_ENOMEM;
+  for (size_t f = 0; f < nfamilies; f++)
+    for (size_t c = 0; c < row->ncells[f]; c++) {
+      int rc = hfg_cell_payload_add(pl, (uint16_t)f, &row->cells[f][c]);
+      if (rc) return rc;
+    }
+  return 0;
+}
+
+void hfg_rekey_take_counts(hfg_rekey_summary *rs, const hfg_store_scan_counts *c,
+                           uint64_t store_files) {
+  rs->store_files = store_files;
+  rs->cells_read = c->cells_read;
+  rs->markers_read = c->markers_read;
+  rs->dropped_deleted = c->dropped_deleted;
+  rs->dropped_markers = c->dropped_marker;
+  rs->dropped_expired = c->dropped_expired;
+  rs->dropped_versions = c->dropped_versions;
+  rs->dropped_duplicate = c->dropped_duplicate;
+  rs->dropped_outside = c->dropped_outside;
+}
+
 /* A rejected old row: the rejects file names the region and the row's bytes. */
 static int reject_row(rekey *k, size_t region, uint64_t ordinal, const uint8_t *row, size_t len,
                       const char *reason) {
@@ -231,12 +263,10 @@ static int reject_row(rekey *k, size_t region, uint64_t ordinal, const uint8_t *
   const hfg_snap_region *r = hfg_snapshot_region(k->snap, region);
   j->sum->records_rejected++;
   if (j->rejects) {
-    fprintf(j->rejects, "region %s\t%llu\t", r->encoded[0] ? r->encoded : "-",
-            (unsigned long long)ordinal);
-    for (const char *p = reason; *p; p++) fputc(*p == '\t' || *p == '\n' ? ' ' : *p, j->rejects);
-    fputc('\t', j->rejects);
-    hfg_escape_fputs(j->rejects, row, len);
-    fputc('\n', j->rejects);
+    hfg_buf_reset(&k->payload);
+    if (hfg_rekey_reject_line(&k->payload, r->encoded, ordinal, reason, row, len))
+      return fail(j, HFG_ENOMEM, "out of memory");
+    fwrite(k->payload.p, 1, k->payload.len, j->rejects);
   }
   if (j->sum->records_rejected > j->o->max_rejects) {
     hfg_buf kb = HFG_BUF_INIT;
@@ -263,15 +293,11 @@ static int add_row(rekey *k, const hfg_rekey_row *row) {
   if (row->rejected)
     return reject_row(k, row->region, row->ordinal, row->old_key, row->old_len, row->why);
   if (row->key_len > LONG_KEY) j->sum->long_keys++;
-  hfg_buf_reset(&k->payload);
-  if (hfg_cell_payload_begin(&k->payload, 0, row->ordinal, (uint16_t)row->region))
-    return fail(j, HFG_ENOMEM, "out of memory");
-  int rc;
-  for (size_t f = 0; f < j->nfamilies; f++)
-    for (size_t c = 0; c < row->ncells[f]; c++)
-      if ((rc = hfg_cell_payload_add(&k->payload, (uint16_t)f, &row->cells[f][c])))
-        return fail(j, rc, "old row %llu: a cell HBase cannot hold",
-                    (unsigned long long)row->ordinal);
+  int rc = hfg_rekey_row_payload(&k->payload, row, j->nfamilies);
+  if (rc)
+    return fail(j, rc,
+                rc == HFG_ENOMEM ? "out of memory" : "old row %llu: a cell HBase cannot hold",
+                (unsigned long long)row->ordinal);
   size_t nr = hfg_splits_region(&j->splits, row->key, row->key_len);
   hfg_err e = {0};
   if (hfg_sorter_add(j->sorter, nr, row->key, row->key_len, j->sum->records_read, k->payload.p,
@@ -303,15 +329,9 @@ static int ingest(rekey *k) {
     rc = add_row(k, &row);
   }
   hfg_store_scan_counts c;
-  hfg_rekey_rows_counts(k->rows, &c, &k->rs->store_files);
-  k->rs->cells_read = c.cells_read;
-  k->rs->markers_read = c.markers_read;
-  k->rs->dropped_deleted = c.dropped_deleted;
-  k->rs->dropped_markers = c.dropped_marker;
-  k->rs->dropped_expired = c.dropped_expired;
-  k->rs->dropped_versions = c.dropped_versions;
-  k->rs->dropped_duplicate = c.dropped_duplicate;
-  k->rs->dropped_outside = c.dropped_outside;
+  uint64_t files = 0;
+  hfg_rekey_rows_counts(k->rows, &c, &files);
+  hfg_rekey_take_counts(k->rs, &c, files);
   return rc;
 }
 
@@ -361,7 +381,7 @@ int hfg_rekey_run(const hfg_rekey_options *ro, hfg_rekey_summary *rs) {
     struct timeval tv;
     gettimeofday(&tv, NULL);
     rs->as_of = ro->as_of >= 0 ? ro->as_of : (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-    rc = setup(&k);
+    rc = hfg_rekey_setup(&k);
   }
   if (!rc) rc = hfg_build_open_output(&jb);
   double t0 = now_s();

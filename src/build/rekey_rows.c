@@ -21,6 +21,7 @@ struct hfg_rekey_rows {
   char warning[512];
   size_t nf;
   size_t next_region;            /* the region to open when the current one ends */
+  size_t end_region;             /* one past the last region to read (seek) */
   int open;                      /* a region's scans are set up */
   size_t region;                 /* ... this one */
   hfg_store_scan **scans;        /* per family */
@@ -112,6 +113,7 @@ int hfg_rekey_rows_open(const hfg_rekey_options *ro, int64_t as_of_ms, hfg_rekey
     hfg_rekey_rows_free(r);
     return rc;
   }
+  r->end_region = hfg_snapshot_nregions(r->snap);
   *out = r;
   return 0;
 }
@@ -261,7 +263,7 @@ int hfg_rekey_rows_next(hfg_rekey_rows *r, hfg_rekey_row *row, hfg_err *err) {
         if (r->moves[f] && (rc = step(r, f, err))) goto failed;
     }
     if (!r->open) {
-      if (r->next_region >= hfg_snapshot_nregions(r->snap)) return 0;
+      if (r->next_region >= r->end_region) return 0;
       r->region = r->next_region++;
       if ((rc = open_region(r, err))) goto failed;
     }
@@ -299,6 +301,16 @@ failed:
   close_region(r);
   r->next_region = hfg_snapshot_nregions(r->snap);
   return rc;
+}
+
+int hfg_rekey_rows_seek(hfg_rekey_rows *r, size_t region) {
+  if (region >= hfg_snapshot_nregions(r->snap)) return HFG_EINVAL;
+  close_region(r);
+  memset(&r->done, 0, sizeof r->done);
+  r->store_files = 0;
+  r->next_region = region;
+  r->end_region = region + 1;
+  return 0;
 }
 
 const hfg_snapshot *hfg_rekey_rows_snapshot(const hfg_rekey_rows *r) { return r->snap; }

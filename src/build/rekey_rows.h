@@ -13,7 +13,8 @@
  * (every cell deleted, expired or beyond VERSIONS) is a row too, marked empty:
  * it is counted, never parsed or written.
  *
- * Calls: open, next* (until 0 or < 0), counts at any time, free. One thread.
+ * Calls: open, (seek,) next* (until 0 or < 0), counts at any time, free. One
+ * thread.
  */
 #ifndef HFG_BUILD_REKEY_ROWS_H
 #define HFG_BUILD_REKEY_ROWS_H
@@ -66,6 +67,12 @@ int hfg_rekey_rows_open(const hfg_rekey_options *ro, int64_t as_of_ms, hfg_rekey
  * store file that cannot be opened or read, named with its region, family and
  * path; a new key HBase cannot hold for a reason other than the row's, ENOMEM). */
 int hfg_rekey_rows_next(hfg_rekey_rows *r, hfg_rekey_row *row, hfg_err *err);
+
+/* Restricts the rows to old region `region` alone (a distributed runner's task,
+ * rekey_batch.c): the current region is closed, the counts and store files start
+ * again from 0, and next gives that region's rows, then 0. Again after the end to
+ * read another. 0, or HFG_EINVAL for no such region. */
+int hfg_rekey_rows_seek(hfg_rekey_rows *r, size_t region);
 
 const hfg_snapshot *hfg_rekey_rows_snapshot(const hfg_rekey_rows *r);
 const hfg_keyparse *hfg_rekey_rows_keyparse(const hfg_rekey_rows *r);

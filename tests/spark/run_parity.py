@@ -9,7 +9,10 @@ several splits per file) give HFiles and manifest byte-identical to build on the
 CSV (NULLs as \\N with --null-string), with the same rejects (reasons; row numbers in the
 file). Then failure injection on the hard job: a task that raises once and a Python
 worker killed once (Spark retries; output identical, no second copy), and a job whose task
-always fails (nothing loadable left; the rerun is identical).
+always fails (nothing loadable left; the rerun is identical). `hfilegen.spark rekey` over a
+snapshot layout (tests/spark/rekey_case.py): visible, --raw and rejects byte-identical to
+`hfilegen rekey`, a merging re-key failing as rekey fails, a missing snapshot refused
+before Spark starts.
 
 usage: run_parity.py REPO_ROOT HFILEGEN_BIN WORK_DIR
 """
@@ -20,6 +23,9 @@ import sys
 import time
 
 from hfilegen.core import HfilegenError
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rekey_case  # noqa: E402  (tests/spark/rekey_case.py)
 
 TS = "1700000000000"
 
@@ -185,6 +191,7 @@ def main():
                                                                          time.time() - t0)
                   if diff is None else diff)
         split_case(spark, hs, jobs, work, check)
+        rekey_case.run_case(spark, repo, hfg, work, compare, check)
         typed_case(spark, hs, repo, hfg, work, check)
         # failure injection on the hard job
         name, cwd, jobf, tsf = jobs[1]
