@@ -229,6 +229,12 @@ static int column_ms(const hfg_stamp *st, const hfg_field *f, int64_t *ts, char 
   return hfg_stamp_parse(st, f, ts, why, whylen);
 }
 
+int hfg_changes_time_ms(const char *name, const hfg_field *f, int64_t *ms, char *why,
+                        size_t whylen) {
+  hfg_stamp st = {HFG_STAMP_MS_CHECKED, 0, name, NULL};
+  return column_ms(&st, f, ms, why, whylen);
+}
+
 /* T of a record; 0, HFG_EPARSE (reject) or HFG_EINVAL (fail the job) with why. */
 static int row_time(job *j, const hfg_field *fields, int64_t *ts, char *why, size_t whylen) {
   const hfg_changes *ch = j->changes;

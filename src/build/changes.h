@@ -56,6 +56,12 @@ int hfg_changes_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t
  * them in records_read and deletes_read; rejects go to the rejects file. */
 int hfg_changes_ingest_deletes(job *j);
 
+/* A deletes-time (or check) value in epoch ms, by build's rule: an integer is
+ * epoch ms (1e11..1e14), a database datetime is converted (source_db.h). 0, or
+ * HFG_EPARSE with why naming the column name. */
+int hfg_changes_time_ms(const char *name, const hfg_field *f, int64_t *ms, char *why,
+                        size_t whylen);
+
 /* 1 when a sorted record's payload is a hard delete's. */
 int hfg_changes_is_tombstone(const uint8_t *payload, size_t plen);
 

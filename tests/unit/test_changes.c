@@ -297,6 +297,21 @@ TEST(two_nights_scan_equals_source) {
   o.timestamp = 1700000003000; /* the hard deletes' markers */
   o.job_timestamp = 1700000003000;
   REQUIRE(run("night2.csv", "night2", &o, &s) == 0);
+  /* plan reads the deletes source too: its 2 records, each a DeleteFamily in cf; its
+   * cells are the input's records' (duplicates not resolved) and the 2 markers */
+  hfg_plan_options po;
+  hfg_plan_options_init(&po);
+  po.build = &o;
+  po.no_raw_key = 1;
+  hfg_plan *pl = NULL;
+  char perr[512];
+  REQUIRE(hfg_plan_run(&po, &pl, perr, sizeof perr) == 0);
+  CHECK_EQ_INT(pl->deletes_read, 2);
+  CHECK_EQ_INT(pl->records_read, 8);
+  CHECK_EQ_INT(pl->after.rows, 8);
+  /* 5 live records x 2 columns, row 2 (soft) 1 DF, the 2 tombstones' DFs */
+  CHECK_EQ_INT(pl->after.cells, 5 * 2 + 1 + 2);
+  hfg_plan_free(pl);
   CHECK_EQ_INT(s.deletes_read, 2);
   CHECK_EQ_INT(s.deletes_superseded, 1);
   CHECK_EQ_INT(s.row_deletes, 2); /* 2 (soft) and 4 (hard) */
