@@ -397,17 +397,16 @@ static char *backwards_sql(const hfg_dbsrc *s, const char *check_column, const c
   return sql;
 }
 
-/* "SELECT * FROM <the rows> LIMIT 0", a NUL, then the check column's name:
- * the back end's probe for the column's type (hfg_db_plan). */
-static char *probe_sql(const hfg_dbsrc *s, const char *check_column) {
+/* "SELECT * FROM <the rows> LIMIT 0": the back end's probe for the check
+ * column's type (hfg_db_plan). */
+static char *probe_sql(const hfg_dbsrc *s) {
   char *base = make_sql(s, "*", NULL, NULL, 0);
   if (!base) return NULL;
-  size_t bl = strlen(base), cl = strlen(check_column);
-  char *p = hfg_malloc(bl + 9 + cl + 1);
+  size_t bl = strlen(base);
+  char *p = hfg_malloc(bl + 9);
   if (p) {
     memcpy(p, base, bl);
     memcpy(p + bl, " LIMIT 0", 9);
-    memcpy(p + bl + 9, check_column, cl + 1);
   }
   hfg_free(base);
   return p;
@@ -485,12 +484,12 @@ int hfg_dbsrc_open_ex(const char *uri, const char *check_column, const char *las
   }
   /* with a last value, the rows whose check column is NULL are never selected: counted */
   const int backwards = check_column && last_value && (flags & HFG_DBSRC_CHECK_BACKWARDS);
-  if (check_column && !(probe = probe_sql(s, check_column))) {
+  if (check_column && !(probe = probe_sql(s))) {
     rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
     goto fail;
   }
   plan_ctx pc = {s, check_column, last_value, backwards};
-  hfg_db_plan plan = {probe, plan_make, &pc};
+  hfg_db_plan plan = {probe, check_column, plan_make, &pc};
   rc = s->be->open(&s->uri, &plan, &s->nulls_skipped, &s->state, &s->names, &s->nnames, err);
   hfg_free(probe);
   if (rc) goto fail;

@@ -187,13 +187,14 @@ typedef struct hfg_db_row {
 /* The check column's type, as the back end found it. */
 enum { HFG_DB_CHECK_INTEGER, HFG_DB_CHECK_WALLCLOCK, HFG_DB_CHECK_INSTANT };
 
-/* What a back end runs, in its snapshot: probe (NULL: none) is "SELECT col
- * FROM ... LIMIT 0" for the check column's type; then make(ctx, kind) gives
+/* What a back end runs, in its snapshot: probe (NULL: none) is "SELECT * FROM
+ * ... LIMIT 0", whose column check_column's type it looks at; then make(ctx,
+ * kind) gives
  * the SELECT to run (check filter included) and count_sql (NULL: none), a
  * SELECT count(*) run first, its value in *count. make returns 0 or an error
  * with err set; the back end frees both strings. */
 typedef struct hfg_db_plan {
-  const char *probe;
+  const char *probe, *check_column;
   int (*make)(void *ctx, int kind, char **sql, char **count_sql, hfg_err *err);
   void *ctx;
 } hfg_db_plan;

@@ -212,8 +212,7 @@ static int my_open(const hfg_db_uri *u, const hfg_db_plan *plan, uint64_t *count
     goto fail;
   int kind = HFG_DB_CHECK_INTEGER;
   if (plan->probe) {
-    const char *name = plan->probe + strlen(plan->probe) + 1; /* source_db.c: probe_sql */
-    if ((rc = my_check_kind(st, plan->probe, name, &kind, err))) goto fail;
+    if ((rc = my_check_kind(st, plan->probe, plan->check_column, &kind, err))) goto fail;
   }
   /* a TIMESTAMP is stored in UTC and shown in the session's zone, without an
    * offset: read in UTC it is exact (source_db.h, "A datetime check column") */

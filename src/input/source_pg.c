@@ -305,8 +305,7 @@ static int pg_open(const hfg_db_uri *u, const hfg_db_plan *plan, uint64_t *count
     goto fail;
   int kind = HFG_DB_CHECK_INTEGER;
   if (plan->probe) {
-    const char *name = plan->probe + strlen(plan->probe) + 1; /* source_db.c: probe_sql */
-    if ((rc = pg_check_kind(st, plan->probe, name, &kind, err))) goto fail;
+    if ((rc = pg_check_kind(st, plan->probe, plan->check_column, &kind, err))) goto fail;
   }
   if ((rc = plan->make(plan->ctx, kind, &sql, &count_sql, err))) goto fail;
   if ((rc = pg_describe(st, sql, names, n, err))) goto fail;
