@@ -130,6 +130,10 @@ typedef struct hfg_plan {
    * of the one marker cell, as build writes them, and this is 0 */
   uint64_t without_cells;
   uint64_t raw_unkeyed;        /* sampled rows the raw key could not be built for */
+  /* records of a changes load's deletes source (build --deletes), in records_read: each
+   * a deleted row of one DeleteFamily per family, in the figures as build writes them
+   * (a key also live that night is counted twice: its row and its tombstone's) */
+  uint64_t deletes_read;
   uint64_t input_bytes;        /* input bytes as stored (compressed for gzip) */
   double fraction;             /* the sample fraction asked for */
   double scale;                /* records_read / records_sampled: sampled -> estimated totals */

@@ -208,7 +208,9 @@ static int emit_cells_row(job *j, size_t region, fwriter *fws, const uint8_t *re
   __atomic_fetch_add(&s->put_cells, by_type[0], __ATOMIC_RELAXED);
   __atomic_fetch_add(&s->column_deletes, by_type[1], __ATOMIC_RELAXED);
   __atomic_fetch_add(&s->family_deletes, by_type[2], __ATOMIC_RELAXED);
-  if (by_type[2]) __atomic_fetch_add(&s->row_deletes, 1, __ATOMIC_RELAXED);
+  /* a row with Puts is live: its DeleteFamily masks an old row's history (changes.h) */
+  if (by_type[2] && !by_type[0] && !by_type[1])
+    __atomic_fetch_add(&s->row_deletes, 1, __ATOMIC_RELAXED);
   return 0;
 }
 
@@ -300,7 +302,11 @@ static int emit_region(job *j, size_t region) {
   int have_prev = 0;
   int rc;
   const int policy = j->o->on_duplicate;
-  while (!atomic_load(&j->failed) && (rc = hfg_sort_iter_next(it, &rec, &len, &e)) > 0) {
+  /* hard deletes: a live row and its key's tombstone come merged (changes.h) */
+  hfg_changes_iter *ci = j->changes && j->o->deletes ? hfg_changes_iter_open(j, it) : NULL;
+  if (j->changes && j->o->deletes && !ci) fail(j, HFG_ENOMEM, "out of memory");
+  while (!atomic_load(&j->failed) &&
+         (rc = ci ? hfg_changes_iter_next(ci, &rec, &len, &e) : hfg_sort_iter_next(it, &rec, &len, &e)) > 0) {
     if (canceled(j)) {
       fail(j, HFG_ECANCELED, "canceled while writing region %zu", region);
       break;
@@ -393,6 +399,7 @@ static int emit_region(job *j, size_t region) {
   hfg_free(hold);
   hfg_free(puts);
   hfg_free(fws);
+  hfg_changes_iter_close(ci);
   hfg_sort_iter_close(it);
   atomic_fetch_add(&j->regions_done, 1);
   return j->err.code;

@@ -214,6 +214,27 @@ static int add_family_deletes(job *j, hfg_buf *pl, int64_t ts) {
   return 0;
 }
 
+/* A check or deletes-time column's value in epoch ms: an integer is epoch ms
+ * (checked as --timestamp column: is); a database datetime (timestamp,
+ * timestamptz, DATETIME, TIMESTAMP: the source compared and recorded it in
+ * epoch ms, source_db.h) is converted by the same rule as the source's. */
+static int column_ms(const hfg_stamp *st, const hfg_field *f, int64_t *ts, char *why,
+                     size_t whylen) {
+  if (f->len && !hfg_db_is_integer(f->p, f->len) && !hfg_db_datetime_ms(f->p, f->len, ts)) {
+    if (*ts >= 0) return 0;
+    snprintf(why, whylen, "column '%s': '%.*s' is before 1970 (a negative timestamp)", st->name,
+             (int)(f->len > 40 ? 40 : f->len), f->p);
+    return HFG_EPARSE;
+  }
+  return hfg_stamp_parse(st, f, ts, why, whylen);
+}
+
+int hfg_changes_time_ms(const char *name, const hfg_field *f, int64_t *ms, char *why,
+                        size_t whylen) {
+  hfg_stamp st = {HFG_STAMP_MS_CHECKED, 0, name, NULL};
+  return column_ms(&st, f, ms, why, whylen);
+}
+
 /* T of a record; 0, HFG_EPARSE (reject) or HFG_EINVAL (fail the job) with why. */
 static int row_time(job *j, const hfg_field *fields, int64_t *ts, char *why, size_t whylen) {
   const hfg_changes *ch = j->changes;
@@ -222,7 +243,7 @@ static int row_time(job *j, const hfg_field *fields, int64_t *ts, char *why, siz
     const hfg_field *f = &fields[ch->check_idx];
     if (f->is_null) return 0; /* a first night's row with no check value: the job's time */
     hfg_stamp st = {HFG_STAMP_MS_CHECKED, ch->check_idx, j->o->check_column, NULL};
-    if (hfg_stamp_parse(&st, f, ts, why, whylen)) return HFG_EPARSE;
+    if (column_ms(&st, f, ts, why, whylen)) return HFG_EPARSE;
   } else if (j->ts_column >= 0) {
     if (fields[j->ts_column].is_null) {
       snprintf(why, whylen, "timestamp column '%s' is NULL", j->stamp.name);
@@ -352,7 +373,7 @@ static int deleted_at(job *j, const hfg_stamp *st, const hfg_record *rec, const 
     snprintf(why, whylen, "deletes time column '%s' is NULL", st->name);
     return HFG_EPARSE;
   }
-  if (hfg_stamp_parse(st, tf, ts, why, whylen)) return HFG_EPARSE;
+  if (column_ms(st, tf, ts, why, whylen)) return HFG_EPARSE;
   if (lower && *ts <= lower_ms) return SKIP_EARLIER;
   if (*ts > j->changes->horizon) {
     snprintf(why, whylen, "'%s' is %lld, more than a day after this machine's clock: a "

@@ -56,8 +56,30 @@ int hfg_changes_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t
  * them in records_read and deletes_read; rejects go to the rejects file. */
 int hfg_changes_ingest_deletes(job *j);
 
+/* A deletes-time (or check) value in epoch ms, by build's rule: an integer is
+ * epoch ms (1e11..1e14), a database datetime is converted (source_db.h). 0, or
+ * HFG_EPARSE with why naming the column name. */
+int hfg_changes_time_ms(const char *name, const hfg_field *f, int64_t *ms, char *why,
+                        size_t whylen);
+
 /* 1 when a sorted record's payload is a hard delete's. */
 int hfg_changes_is_tombstone(const uint8_t *payload, size_t plen);
+
+/* Emit's view of a region's sorted records in a changes load with hard
+ * deletes: hfg_sort_iter_next's contract (1 and a record borrowed until the
+ * next call, 0 the end, < 0 with e set), one record read ahead. A live row
+ * followed by a hard delete of its key (deleted and inserted again in this
+ * night's window) comes back as one record: the live row's cells and, in
+ * every family of the tombstone, a DeleteFamily at min(t_d, T - 1) (t_d the
+ * tombstone's time, T the live row's): the old row's versions are masked
+ * under the new state, which stays visible (nightly-loads.md §4); the
+ * tombstone is counted as superseded. A soft-deleted live row keeps the old
+ * rule (its own DeleteFamily at T masks everything; the tombstone is dropped
+ * by emit). Lifecycle: open (next)* close; close(NULL) is a no-op. */
+typedef struct hfg_changes_iter hfg_changes_iter;
+hfg_changes_iter *hfg_changes_iter_open(job *j, hfg_sort_iter *it);
+int hfg_changes_iter_next(hfg_changes_iter *ci, const uint8_t **rec, size_t *len, hfg_err *e);
+void hfg_changes_iter_close(hfg_changes_iter *ci);
 
 void hfg_changes_free(job *j);
 

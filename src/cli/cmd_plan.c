@@ -99,6 +99,9 @@ static void print_text(const hfg_plan *p, const char *inputs) {
   if (p->without_cells)
     printf(", %s without cells (no row, as build writes none)",
            chart_count((double)p->without_cells, 0, a));
+  if (p->deletes_read)
+    printf(", %s of them hard deletes (--deletes: a DeleteFamily per family each)",
+           chart_count((double)p->deletes_read, 0, a));
   printf("\n  rowkey     %s   (after)\n", p->rowkey);
   if (two) printf("  raw key    %s   (before: the same rows and regions without the scheme)\n", p->before.key);
   printf("  regions    %zu, %s\n", p->nregions, p->splits_source);
@@ -241,11 +244,11 @@ static void json_side(const hfg_plan *p, const hfg_plan_side *s) {
 
 static void print_json(const hfg_plan *p) {
   printf("{\"records_read\": %llu, \"records_sampled\": %llu, \"rejected\": %llu, "
-         "\"without_cells\": %llu, \"raw_unkeyed\": %llu, \"input_bytes\": %llu, "
-         "\"fraction\": %g, \"scale\": %.6f,\n",
+         "\"without_cells\": %llu, \"raw_unkeyed\": %llu, \"deletes_read\": %llu, "
+         "\"input_bytes\": %llu, \"fraction\": %g, \"scale\": %.6f,\n",
          (unsigned long long)p->records_read, (unsigned long long)p->records_sampled,
          (unsigned long long)p->rejected, (unsigned long long)p->without_cells,
-         (unsigned long long)p->raw_unkeyed,
+         (unsigned long long)p->raw_unkeyed, (unsigned long long)p->deletes_read,
          (unsigned long long)p->input_bytes, p->fraction, p->scale);
   printf(" \"rowkey\": ");
   cli_json_str(stdout, p->rowkey);
@@ -434,11 +437,6 @@ int cmd_plan(int argc, char **argv) {
   rc = 2;
   cli_warn_splits("plan", o.splits_file);
   if (cli_check_incremental(&o)) goto out;
-  if (o.deletes)
-    /* changes loads (format-specs/nightly-loads.md): the DeleteColumn and DeleteFamily
-     * cells of the input's records are counted; the deletes source is not read */
-    fprintf(stderr, "hfilegen plan: note: the rows of --deletes %s are not in the estimate "
-                    "(one DeleteFamily per family each)\n", o.deletes);
   char err[1024];
   if (rk.given) { /* the old table's rows, re-keyed */
     rk.ro.build = o;

@@ -6,9 +6,11 @@
 #include "input/source_db.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/timefmt.h"
 
 struct hfg_dbsrc {
   const hfg_db_backend *be;
@@ -18,6 +20,7 @@ struct hfg_dbsrc {
   char **names;
   size_t nnames;
   long check_idx; /* index of the check column in the result, -1 off */
+  int check_kind; /* HFG_DB_CHECK_*: integer, or a datetime kept in epoch ms */
   char *max;      /* largest check value so far, NULL none */
   size_t max_cap;
   uint64_t row;
@@ -99,6 +102,58 @@ int hfg_db_is_integer(const char *s, size_t len) {
   for (; i < len; i++)
     if (s[i] < '0' || s[i] > '9') return 0;
   return 1;
+}
+
+/* n digits at p into *v; 0 or -1. */
+static int digits(const char *p, size_t n, int *v) {
+  *v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (p[i] < '0' || p[i] > '9') return -1;
+    *v = *v * 10 + (p[i] - '0');
+  }
+  return 0;
+}
+
+int hfg_db_datetime_ms(const char *p, size_t len, int64_t *ms) {
+  hfg_tm t = {0, 0, 0, 0, 0, 0, 0};
+  int y;
+  if (len < 19 || digits(p, 4, &y) || p[4] != '-' || digits(p + 5, 2, &t.month) ||
+      p[7] != '-' || digits(p + 8, 2, &t.day) || (p[10] != ' ' && p[10] != 'T') ||
+      digits(p + 11, 2, &t.hour) || p[13] != ':' || digits(p + 14, 2, &t.minute) ||
+      p[16] != ':' || digits(p + 17, 2, &t.second))
+    return HFG_EPARSE;
+  t.year = y;
+  static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > mdays[t.month - 1] || t.hour > 23 ||
+      t.minute > 59 || t.second > 59 ||
+      (t.month == 2 && t.day == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+    return HFG_EPARSE;
+  size_t i = 19;
+  if (i < len && p[i] == '.') { /* 1..6 digits: the milliseconds, the rest cut */
+    size_t k = ++i;
+    while (i < len && i - k < 6 && p[i] >= '0' && p[i] <= '9') i++;
+    if (i == k) return HFG_EPARSE;
+    for (size_t d = 0; d < 3; d++) t.milli = t.milli * 10 + (k + d < i ? p[k + d] - '0' : 0);
+  }
+  int64_t off = 0; /* seconds east of UTC */
+  if (i < len && (p[i] == '+' || p[i] == '-')) {
+    int sign = p[i] == '-' ? -1 : 1, h, m = 0, sec = 0;
+    if (i + 3 > len || digits(p + i + 1, 2, &h)) return HFG_EPARSE;
+    i += 3;
+    if (i < len && p[i] == ':') {
+      if (i + 3 > len || digits(p + i + 1, 2, &m)) return HFG_EPARSE;
+      i += 3;
+      if (i < len && p[i] == ':') {
+        if (i + 3 > len || digits(p + i + 1, 2, &sec)) return HFG_EPARSE;
+        i += 3;
+      }
+    }
+    if (h > 18 || m > 59 || sec > 59) return HFG_EPARSE;
+    off = sign * ((int64_t)h * 3600 + m * 60 + sec);
+  }
+  if (i != len) return HFG_EPARSE;
+  *ms = hfg_tm_to_millis(&t) - off * 1000;
+  return 0;
 }
 
 /* Why s is no check value (hfg_db_is_integer is 0): too long, or not a number. */
@@ -342,6 +397,63 @@ static char *backwards_sql(const hfg_dbsrc *s, const char *check_column, const c
   return sql;
 }
 
+/* "SELECT * FROM <the rows> LIMIT 0": the back end's probe for the check
+ * column's type (hfg_db_plan). */
+static char *probe_sql(const hfg_dbsrc *s) {
+  char *base = make_sql(s, "*", NULL, NULL, 0);
+  if (!base) return NULL;
+  size_t bl = strlen(base);
+  char *p = hfg_malloc(bl + 9);
+  if (p) {
+    memcpy(p, base, bl);
+    memcpy(p + bl, " LIMIT 0", 9);
+  }
+  hfg_free(base);
+  return p;
+}
+
+typedef struct plan_ctx {
+  hfg_dbsrc *s;
+  const char *check_column, *last_value;
+  int backwards;
+} plan_ctx;
+
+/* hfg_db_plan.make: the SELECT and the count, once the check column's kind is
+ * known. A datetime column is compared with last_value (epoch ms) as a UTC
+ * datetime literal; PostgreSQL's says +00 (exact for timestamptz; a timestamp
+ * ignores the offset: UTC wall clock); MariaDB's has none (its session is in
+ * UTC for a TIMESTAMP, a DATETIME is wall clock). */
+static int plan_make(void *arg, int kind, char **sql, char **count_sql, hfg_err *err) {
+  plan_ctx *c = arg;
+  hfg_dbsrc *s = c->s;
+  s->check_kind = kind;
+  char lit[64];
+  const char *bound = c->last_value;
+  if (bound && kind != HFG_DB_CHECK_INTEGER) {
+    long long v = strtoll(bound, NULL, 10);
+    char when[40];
+    if (!hfg_db_is_integer(bound, strlen(bound)) || strlen(bound) > 18 || v < 0 ||
+        hfg_time_format((int64_t)v, "yyyy-MM-dd HH:mm:ss.SSS", when, sizeof when) < 0)
+      return hfg_err_set(err, HFG_EINVAL,
+                         "%s: check column '%s' is a datetime: the last value '%.60s' must be "
+                         "its epoch milliseconds (0 up to the year 9999)",
+                         s->shown, c->check_column, bound);
+    snprintf(lit, sizeof lit, "'%s%s'", when, s->be == &hfg_db_pg ? "+00" : "");
+    bound = lit;
+  }
+  *sql = make_sql(s, "*", c->check_column, bound, 0);
+  *count_sql = NULL;
+  if (*sql && c->check_column && bound)
+    *count_sql = c->backwards ? backwards_sql(s, c->check_column, bound)
+                              : make_sql(s, "count(*)", c->check_column, bound, 1);
+  if (!*sql || (c->check_column && bound && !*count_sql)) {
+    hfg_free(*sql);
+    *sql = NULL;
+    return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  }
+  return 0;
+}
+
 int hfg_dbsrc_open(const char *uri, const char *check_column, const char *last_value,
                    volatile sig_atomic_t *cancel, hfg_dbsrc **out, hfg_err *err) {
   return hfg_dbsrc_open_ex(uri, check_column, last_value, 0, cancel, out, err);
@@ -361,7 +473,7 @@ int hfg_dbsrc_open_ex(const char *uri, const char *check_column, const char *las
   s->uri.shown = s->shown;
   s->uri.cancel = cancel;
   s->check_idx = -1;
-  char *sql = NULL, *count_sql = NULL;
+  char *probe = NULL;
   int rc = uri_parse(uri, &s->uri, err);
   if (rc) goto fail;
   s->be = s->uri.kind == 1 ? &hfg_db_pg : &hfg_db_mysql;
@@ -372,18 +484,14 @@ int hfg_dbsrc_open_ex(const char *uri, const char *check_column, const char *las
   }
   /* with a last value, the rows whose check column is NULL are never selected: counted */
   const int backwards = check_column && last_value && (flags & HFG_DBSRC_CHECK_BACKWARDS);
-  if (!(sql = make_sql(s, "*", check_column, last_value, 0)) ||
-      (check_column && last_value &&
-       !(count_sql = backwards ? backwards_sql(s, check_column, last_value)
-                               : make_sql(s, "count(*)", check_column, last_value, 1)))) {
-    hfg_free(sql);
+  if (check_column && !(probe = probe_sql(s))) {
     rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
     goto fail;
   }
-  rc = s->be->open(&s->uri, sql, count_sql, &s->nulls_skipped, &s->state, &s->names, &s->nnames,
-                   err);
-  hfg_free(sql);
-  hfg_free(count_sql);
+  plan_ctx pc = {s, check_column, last_value, backwards};
+  hfg_db_plan plan = {probe, check_column, plan_make, &pc};
+  rc = s->be->open(&s->uri, &plan, &s->nulls_skipped, &s->state, &s->names, &s->nnames, err);
+  hfg_free(probe);
   if (rc) goto fail;
   if (backwards) {
     int above = (int)(s->nulls_skipped % 2);
@@ -434,10 +542,28 @@ int hfg_db_int_greater(const char *a, size_t al, const char *b, size_t bl) {
   return an ? cmp < 0 : cmp > 0;
 }
 
+static int keep_max(hfg_dbsrc *s, const hfg_field *f, hfg_err *err);
+
 static int note_check(hfg_dbsrc *s, const hfg_field *f, hfg_err *err) {
   if (f->is_null) {
     s->nulls_read++;
     return 0;
+  }
+  char msbuf[24];
+  int64_t ms;
+  if (s->check_kind != HFG_DB_CHECK_INTEGER) { /* a datetime: kept as epoch ms */
+    if (hfg_db_datetime_ms(f->p, f->len, &ms) || ms < 0)
+      return hfg_err_set(err, HFG_EINVAL,
+                         "%s row %llu: check column '%s' holds '%.*s', not a datetime from "
+                         "1970 on in ISO form (YYYY-MM-DD HH:MM:SS[.ffffff][+HH:MM]; "
+                         "PostgreSQL: DateStyle ISO)",
+                         s->shown, (unsigned long long)s->row, s->names[s->check_idx],
+                         (int)(f->len > 60 ? 60 : f->len), f->p);
+    int n = snprintf(msbuf, sizeof msbuf, "%lld", (long long)ms);
+    hfg_field g = {msbuf, (size_t)n, 0};
+    f = &g;
+    if (s->max && !hfg_db_int_greater(f->p, f->len, s->max, strlen(s->max))) return 0;
+    return keep_max(s, f, err);
   }
   if (!hfg_db_is_integer(f->p, f->len))
     return hfg_err_set(err, HFG_EINVAL,
@@ -447,6 +573,10 @@ static int note_check(hfg_dbsrc *s, const hfg_field *f, hfg_err *err) {
                        s->shown, (unsigned long long)s->row, s->names[s->check_idx],
                        (int)(f->len > 60 ? 60 : f->len), f->p, not_integer_why(f->p, f->len));
   if (s->max && !hfg_db_int_greater(f->p, f->len, s->max, strlen(s->max))) return 0;
+  return keep_max(s, f, err);
+}
+
+static int keep_max(hfg_dbsrc *s, const hfg_field *f, hfg_err *err) {
   if (f->len + 1 > s->max_cap) {
     char *m = hfg_realloc(s->max, 64);
     if (!m) return hfg_err_set(err, HFG_ENOMEM, "out of memory");

@@ -45,7 +45,19 @@
  * value among the rows read is kept (hfg_dbsrc_check_max) for the manifest,
  * so the next run continues after it. Values are compared as integers of any
  * length (up to 40 digits); a non-integer value in the check column is a fatal
- * error. A row whose check column is NULL is never > last_value: with a
+ * error.
+ *
+ * A datetime check column (PostgreSQL timestamp / timestamptz, MariaDB
+ * DATETIME / TIMESTAMP; its type is asked for in the snapshot, before the
+ * rows) is compared and recorded in epoch milliseconds: last_value is epoch
+ * ms, the filter is "col > '<last_value as a UTC datetime>'", the maximum is
+ * the largest value's epoch ms (hfg_db_datetime_ms, microseconds cut down to
+ * the millisecond, so a row within the recorded millisecond is read again,
+ * never missed). The time zone rule: timestamptz is exact (its text carries
+ * the offset; the literal says +00); timestamp and DATETIME (wall clock, no
+ * zone) are taken as UTC; a MariaDB TIMESTAMP is exact: the session's
+ * time_zone is set to '+00:00' for such a read, so every TIMESTAMP column of
+ * it reads in UTC. The values handed out stay the server's text. A row whose check column is NULL is never > last_value: with a
  * last_value such rows are counted in the same snapshot (SELECT count(*) ...
  * IS NULL) and not read; without one they are read like every row, and
  * counted as they come (hfg_dbsrc_check_nulls), so that neither goes unsaid.
@@ -81,6 +93,13 @@ void hfg_db_redact(const char *uri, char *out, size_t cap);
 
 /* 1 when s is an integer: an optional '-' and 1..40 decimal digits. */
 int hfg_db_is_integer(const char *s, size_t len);
+
+/* A database datetime's text, as the servers write it in ISO form
+ * ("YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM[:SS]]]", no offset: UTC), into
+ * epoch milliseconds (sub-millisecond digits cut). 0, or HFG_EPARSE for any
+ * other text (PostgreSQL's "infinity", a BC date, a DateStyle other than
+ * ISO). */
+int hfg_db_datetime_ms(const char *p, size_t len, int64_t *ms);
 
 /* 1 when integer a > integer b (both hfg_db_is_integer), of any length. */
 int hfg_db_int_greater(const char *a, size_t alen, const char *b, size_t blen);
@@ -165,13 +184,27 @@ typedef struct hfg_db_row {
   int too_long;       /* HFG_EPARSE: raw (cut at max_row) is over u->max_row */
 } hfg_db_row;
 
+/* The check column's type, as the back end found it. */
+enum { HFG_DB_CHECK_INTEGER, HFG_DB_CHECK_WALLCLOCK, HFG_DB_CHECK_INSTANT };
+
+/* What a back end runs, in its snapshot: probe (NULL: none) is "SELECT * FROM
+ * ... LIMIT 0", whose column check_column's type it looks at; then make(ctx,
+ * kind) gives
+ * the SELECT to run (check filter included) and count_sql (NULL: none), a
+ * SELECT count(*) run first, its value in *count. make returns 0 or an error
+ * with err set; the back end frees both strings. */
+typedef struct hfg_db_plan {
+  const char *probe, *check_column;
+  int (*make)(void *ctx, int kind, char **sql, char **count_sql, hfg_err *err);
+  void *ctx;
+} hfg_db_plan;
+
 struct hfg_db_backend {
-  /* sql: the SELECT to run (check filter included); count_sql (NULL: none): a
-   * SELECT count(*) run first in the same snapshot, its value in *count. Fills
-   * names (strdup'ed by the back end, freed with free_names) and *state. u
-   * outlives the state. */
-  int (*open)(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
-              void **state, char ***names, size_t *n, hfg_err *err);
+  /* Runs the plan. Fills names (strdup'ed by the back end, freed with
+   * free_names) and *state. u outlives the state. A check column of type
+   * HFG_DB_CHECK_INSTANT on MariaDB sets the session's time_zone to UTC. */
+  int (*open)(const hfg_db_uri *u, const hfg_db_plan *plan, uint64_t *count, void **state,
+              char ***names, size_t *n, hfg_err *err);
   int (*next)(void *state, hfg_db_row *row, hfg_err *err);
   uint64_t (*bytes)(const void *state);
   void (*close)(void *state);

@@ -148,9 +148,31 @@ static int my_count(my_state *st, const char *sql, uint64_t *count, hfg_err *err
   return 0;
 }
 
-static int my_open(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
-                   void **state, char ***names, size_t *n, hfg_err *err) {
+/* The check column's kind: probe (SELECT * ... LIMIT 0) run, the column found
+ * by name; not there: integer (the SELECT then fails naming it). */
+static int my_check_kind(my_state *st, const char *probe, const char *name, int *kind,
+                         hfg_err *err) {
+  *kind = HFG_DB_CHECK_INTEGER;
+  int rc = my_query(st, probe, err);
+  if (rc) return rc;
+  MYSQL_RES *r = mysql_store_result(st->m);
+  if (!r) return my_fail(st, HFG_EINVAL, "no result set", err);
+  unsigned nf = mysql_num_fields(r);
+  MYSQL_FIELD *f = mysql_fetch_fields(r);
+  for (unsigned i = 0; i < nf; i++)
+    if (f[i].name_length == strlen(name) && !memcmp(f[i].name, name, f[i].name_length)) {
+      if (f[i].type == MYSQL_TYPE_DATETIME) *kind = HFG_DB_CHECK_WALLCLOCK;
+      if (f[i].type == MYSQL_TYPE_TIMESTAMP) *kind = HFG_DB_CHECK_INSTANT;
+      break;
+    }
+  mysql_free_result(r);
+  return 0;
+}
+
+static int my_open(const hfg_db_uri *u, const hfg_db_plan *plan, uint64_t *count, void **state,
+                   char ***names, size_t *n, hfg_err *err) {
   *state = NULL;
+  char *sql = NULL, *count_sql = NULL;
   my_state *st = hfg_calloc(1, sizeof *st);
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
   st->shown = u->shown;
@@ -188,6 +210,15 @@ static int my_open(const hfg_db_uri *u, const char *sql, const char *count_sql, 
       (rc = my_exec(st, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", err)) ||
       (rc = my_exec(st, "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY", err)))
     goto fail;
+  int kind = HFG_DB_CHECK_INTEGER;
+  if (plan->probe) {
+    if ((rc = my_check_kind(st, plan->probe, plan->check_column, &kind, err))) goto fail;
+  }
+  /* a TIMESTAMP is stored in UTC and shown in the session's zone, without an
+   * offset: read in UTC it is exact (source_db.h, "A datetime check column") */
+  if (kind == HFG_DB_CHECK_INSTANT && (rc = my_exec(st, "SET SESSION time_zone = '+00:00'", err)))
+    goto fail;
+  if ((rc = plan->make(plan->ctx, kind, &sql, &count_sql, err))) goto fail;
   if ((count_sql && (rc = my_count(st, count_sql, count, err))) || (rc = my_query(st, sql, err)))
     goto fail;
   if (!(st->res = mysql_use_result(st->m))) {
@@ -214,8 +245,12 @@ static int my_open(const hfg_db_uri *u, const char *sql, const char *count_sql, 
   *names = nm;
   *n = st->ncols;
   *state = st;
+  hfg_free(sql);
+  hfg_free(count_sql);
   return 0;
 fail:
+  hfg_free(sql);
+  hfg_free(count_sql);
   my_close(st);
   return rc;
 }
@@ -300,9 +335,9 @@ static uint64_t my_bytes(const void *state) { return ((const my_state *)state)->
 
 #else /* built without libmariadb */
 
-static int my_open(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
-                   void **state, char ***names, size_t *n, hfg_err *err) {
-  (void)sql, (void)count_sql, (void)count, (void)names, (void)n;
+static int my_open(const hfg_db_uri *u, const hfg_db_plan *plan, uint64_t *count, void **state,
+                   char ***names, size_t *n, hfg_err *err) {
+  (void)plan, (void)count, (void)names, (void)n;
   *state = NULL;
   return hfg_err_set(err, HFG_EINVAL,
                      "%s: hfilegen was built without MySQL/MariaDB support (install "

@@ -255,8 +255,35 @@ static int pg_count(pg_state *st, const char *sql, uint64_t *count, hfg_err *err
   return 0;
 }
 
-static int pg_open(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
-                   void **state, char ***names, size_t *n, hfg_err *err) {
+#define TIMESTAMP_OID 1114
+#define TIMESTAMPTZ_OID 1184
+
+/* The check column's kind: probe (SELECT * ... LIMIT 0) described, the column
+ * found by name; not there: integer (the SELECT then fails naming it). */
+static int pg_check_kind(pg_state *st, const char *probe, const char *name, int *kind,
+                         hfg_err *err) {
+  *kind = HFG_DB_CHECK_INTEGER;
+  PGresult *r;
+  int rc = run(st, probe, &r, err);
+  if (rc) return rc;
+  if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+    char m[512];
+    hfg_err_set(err, HFG_EINVAL, "%s: %s", st->shown, res_msg(r, st->conn, m, sizeof m));
+    PQclear(r);
+    return HFG_EINVAL;
+  }
+  int c = -1;
+  for (int i = 0; c < 0 && i < PQnfields(r); i++)
+    if (!strcmp(PQfname(r, i), name)) c = i;
+  if (c >= 0 && PQftype(r, c) == TIMESTAMP_OID) *kind = HFG_DB_CHECK_WALLCLOCK;
+  if (c >= 0 && PQftype(r, c) == TIMESTAMPTZ_OID) *kind = HFG_DB_CHECK_INSTANT;
+  PQclear(r);
+  return 0;
+}
+
+static int pg_open(const hfg_db_uri *u, const hfg_db_plan *plan, uint64_t *count, void **state,
+                   char ***names, size_t *n, hfg_err *err) {
+  char *sql = NULL, *count_sql = NULL;
   *state = NULL;
   pg_state *st = hfg_calloc(1, sizeof *st);
   if (!st) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
@@ -276,13 +303,18 @@ static int pg_open(const hfg_db_uri *u, const char *sql, const char *count_sql, 
   if ((rc = exec_ok(st, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err)) ||
       (rc = exec_ok(st, "SET LOCAL bytea_output = 'hex'", err)))
     goto fail;
+  int kind = HFG_DB_CHECK_INTEGER;
+  if (plan->probe) {
+    if ((rc = pg_check_kind(st, plan->probe, plan->check_column, &kind, err))) goto fail;
+  }
+  if ((rc = plan->make(plan->ctx, kind, &sql, &count_sql, err))) goto fail;
   if ((rc = pg_describe(st, sql, names, n, err))) goto fail;
   if (count_sql && (rc = pg_count(st, count_sql, count, err))) goto names;
   size_t ql = strlen(sql) + 32;
   char *q = hfg_malloc(ql);
   if (!q) {
     rc = hfg_err_set(err, HFG_ENOMEM, "out of memory");
-    goto fail;
+    goto names;
   }
   snprintf(q, ql, "COPY (%s) TO STDOUT", sql);
   PGresult *r;
@@ -296,6 +328,8 @@ static int pg_open(const hfg_db_uri *u, const char *sql, const char *count_sql, 
     goto names;
   }
   PQclear(r);
+  hfg_free(sql);
+  hfg_free(count_sql);
   *state = st;
   return 0;
 names:
@@ -304,6 +338,8 @@ names:
   *names = NULL;
   *n = 0;
 fail:
+  hfg_free(sql);
+  hfg_free(count_sql);
   pg_close(st);
   return rc;
 }
@@ -430,9 +466,9 @@ static uint64_t pg_bytes(const void *state) { return ((const pg_state *)state)->
 
 #else /* built without libpq */
 
-static int pg_open(const hfg_db_uri *u, const char *sql, const char *count_sql, uint64_t *count,
-                   void **state, char ***names, size_t *n, hfg_err *err) {
-  (void)sql, (void)count_sql, (void)count, (void)names, (void)n;
+static int pg_open(const hfg_db_uri *u, const hfg_db_plan *plan, uint64_t *count, void **state,
+                   char ***names, size_t *n, hfg_err *err) {
+  (void)plan, (void)count, (void)names, (void)n;
   *state = NULL;
   return hfg_err_set(err, HFG_EINVAL,
                      "%s: hfilegen was built without PostgreSQL support (install libpq-dev and "

@@ -465,6 +465,7 @@ static int run(plan_impl *pi, const hfg_plan_options *o, plan_src *src, hfg_err 
   p->rejected = st.rejected;
   p->without_cells = st.without_cells;
   p->raw_unkeyed = st.raw_unkeyed;
+  p->deletes_read = st.deletes_read;
   p->input_bytes = st.input_bytes;
   memcpy(p->first_reject, st.first_reject, sizeof p->first_reject);
   p->scale = st.records_sampled ? (double)st.records_read / (double)st.records_sampled : 1.0;

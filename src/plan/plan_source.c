@@ -10,12 +10,14 @@
 #include "input/record_dialect.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "build/changes.h"
 #include "build/columns.h"
 #include "build/values.h"
 #include "hfilegen/plan.h"
+#include "input/source_db.h"
 #include "plan/plan_snapshot.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -48,6 +50,15 @@ struct plan_src {
    * DeleteColumn), a deleted row one DeleteFamily per family; no control column */
   int changes;
   long op_idx, delete_idx;
+  /* the deletes source (build --deletes), read after the inputs: each record a
+   * deleted row, keyed by the rowkey's columns found by name */
+  hfg_record_reader *drr;
+  int deletes_open;
+  long *dmap;                  /* per input column: its index in the deletes source, -1 */
+  hfg_field *dfields;          /* a deletes record as the input's columns */
+  long dtime;                  /* --deletes-time column in the deletes source, -1 none */
+  const char *lower;           /* only tombstones after it (the night's window), NULL all */
+  int64_t lower_ms;
 };
 
 #define DELETE_COLUMN (SIZE_MAX - 1) /* voff: a DeleteColumn, no value */
@@ -307,10 +318,125 @@ static void raw_key(plan_src *s, plan_row *row) {
   if (!row->raw && (s->raw || s->raw_first)) s->st.raw_unkeyed++;
 }
 
+/* Opens the deletes source as build reads it (changes.c, hfg_changes_ingest_deletes):
+ * a header, the key columns by name, this night's window of tombstones. */
+static int open_deletes(plan_src *s, hfg_err *err) {
+  const hfg_build_options *o = s->b;
+  s->deletes_open = 1;
+  hfg_build_options d = *o;
+  d.inputs = &o->deletes;
+  d.ninputs = 1;
+  d.header = 1;
+  d.columns = NULL;
+  d.ncolumns = 0;
+  hfg_input_options io;
+  hfg_build_input_options(&d, &io);
+  io.check_column = io.last_value = NULL;
+  s->lower = o->deletes_time_column && o->check_column ? o->last_value : NULL;
+  s->lower_ms = s->lower ? strtoll(s->lower, NULL, 10) : 0;
+  if (s->lower && hfg_db_is_uri(o->deletes)) {
+    io.check_column = o->deletes_time_column;
+    io.last_value = s->lower;
+  }
+  char msg[1024];
+  int rc = hfg_record_reader_open(&o->deletes, 1, &io, &s->drr, msg, sizeof msg);
+  if (rc) return hfg_err_set(err, rc, "deletes source: %s", msg);
+  s->dmap = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->dmap);
+  s->dfields = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->dfields);
+  if (!s->dmap || !s->dfields) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  size_t dn = 0;
+  const char *const *dnames = hfg_record_reader_columns(s->drr, &dn);
+  const char *shown = hfg_record_reader_input_name(s->drr, 0);
+  for (size_t c = 0; c < s->ncolumns; c++) {
+    s->dmap[c] = -1;
+    if (!hfg_scheme_uses_column(s->scheme, c)) continue;
+    for (size_t k = 0; k < dn && s->dmap[c] < 0; k++)
+      if (!strcmp(dnames[k], s->names[c])) s->dmap[c] = (long)k;
+    if (s->dmap[c] < 0)
+      return hfg_err_set(err, HFG_EINVAL,
+                         "deletes source %s has no column '%s', which the rowkey reads: it "
+                         "must name every key column in a header", shown, s->names[c]);
+  }
+  s->dtime = -1;
+  for (size_t k = 0; o->deletes_time_column && k < dn && s->dtime < 0; k++)
+    if (!strcmp(dnames[k], o->deletes_time_column)) s->dtime = (long)k;
+  if (o->deletes_time_column && s->dtime < 0)
+    return hfg_err_set(err, HFG_EINVAL, "deletes source %s has no column '%s' (--deletes-time)",
+                       shown, o->deletes_time_column);
+  return 0;
+}
+
+/* The next sampled record of the deletes source as a deleted row: 1, 0 at the end,
+ * < 0 fatal. Tombstones at or before the window's start are not read, as in build. */
+static int next_delete(plan_src *s, plan_row *row, hfg_err *err) {
+  hfg_record r;
+  for (;;) {
+    int rc = hfg_record_reader_next(s->drr, &r);
+    if (rc == 0) return 0;
+    if (rc < 0 && rc != HFG_EPARSE)
+      return hfg_err_set(err, rc, "deletes source: %s", hfg_record_reader_errmsg(s->drr));
+    char why[512];
+    int bad = rc == HFG_EPARSE;
+    if (!bad && s->dtime >= 0) {
+      int64_t ms;
+      const hfg_field *tf = (size_t)s->dtime < r.nfields ? &r.fields[s->dtime] : NULL;
+      if (!tf || tf->is_null) {
+        snprintf(why, sizeof why, "deletes time column '%s' is NULL", s->b->deletes_time_column);
+        bad = 2;
+      } else if (hfg_changes_time_ms(s->b->deletes_time_column, tf, &ms, why, sizeof why)) {
+        bad = 2;
+      } else if (s->lower && ms <= s->lower_ms) {
+        continue; /* an earlier night's tombstone: not read */
+      }
+    }
+    uint64_t i = s->st.records_read++;
+    s->st.deletes_read++;
+    if (s->fraction < 1 && plan_mix64(s->seed + i) >= s->threshold) continue;
+    s->st.records_sampled++;
+    if (bad) {
+      note_reject(s, &r, bad == 1 ? (r.reason ? r.reason : "malformed record") : why);
+      continue;
+    }
+    for (size_t c = 0; c < s->ncolumns; c++)
+      s->dfields[c] = s->dmap[c] >= 0 && (size_t)s->dmap[c] < r.nfields ? r.fields[s->dmap[c]]
+                                                                      : (hfg_field){"", 0, 1};
+    s->rec = r;
+    s->rec.fields = s->dfields;
+    s->rec.nfields = s->ncolumns;
+    size_t klen = 0;
+    int erc = hfg_dialect_null_key(s->scheme, s->dfields, s->ncolumns, why, sizeof why) ? HFG_EPARSE
+              : hfg_scheme_eval(s->scheme, s->dfields, s->ncolumns, s->key, MAX_ROW, &klen, why,
+                                sizeof why);
+    if (erc == HFG_ETOOBIG) snprintf(why, sizeof why, "rowkey longer than %d bytes", MAX_ROW);
+    else if (erc == 0 && klen == 0) erc = HFG_EPARSE, snprintf(why, sizeof why, "empty rowkey");
+    if (erc) {
+      note_reject(s, &s->rec, why);
+      continue;
+    }
+    s->ncells = 0;
+    row->cells = 0;
+    row->cell_bytes = 0;
+    row_family_deletes(s, row);
+    row->rec = &s->rec;
+    row->key = s->key;
+    row->key_len = klen;
+    row->input_bytes = r.raw_len + 1;
+    row->raw = NULL;
+    row->raw_len = 0;
+    if (s->raw || s->raw_first) s->st.raw_unkeyed++;
+    return 1;
+  }
+}
+
 int plan_src_next(plan_src *s, plan_row *row, hfg_err *err) {
   if (s->snap) return plan_snap_next(s->snap, row, err);
+  if (s->deletes_open) return next_delete(s, row, err);
   for (;;) {
     int rc = hfg_record_reader_next(s->rr, &s->rec);
+    if (rc == 0 && s->b->deletes && s->changes) {
+      if ((rc = open_deletes(s, err)) != 0) return rc;
+      return next_delete(s, row, err);
+    }
     if (rc == 0) return 0;
     if (rc < 0 && rc != HFG_EPARSE)
       return hfg_err_set(err, rc, "%s", hfg_record_reader_errmsg(s->rr));
@@ -362,7 +488,8 @@ void plan_src_stats_get(const plan_src *s, plan_src_stats *out) {
     return;
   }
   *out = s->st;
-  out->input_bytes = hfg_record_reader_bytes_read(s->rr);
+  out->input_bytes = hfg_record_reader_bytes_read(s->rr) +
+                     (s->drr ? hfg_record_reader_bytes_read(s->drr) : 0);
 }
 
 const hfg_scheme *plan_src_scheme(const plan_src *s) {
@@ -388,6 +515,9 @@ void plan_src_free(plan_src *s) {
   if (!s) return;
   plan_snap_free(s->snap);
   hfg_record_reader_free(s->rr);
+  hfg_record_reader_free(s->drr);
+  hfg_free(s->dmap);
+  hfg_free(s->dfields);
   hfg_scheme_free(s->scheme);
   hfg_scheme_free(s->raw);
   hfg_free(s->raw_desc);

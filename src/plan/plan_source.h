@@ -90,6 +90,7 @@ typedef struct plan_src_stats {
   uint64_t rejected;         /* sampled records build would reject */
   uint64_t without_cells;    /* sampled keyable records that make no cell, so no row (skipped) */
   uint64_t raw_unkeyed;      /* sampled keyable records without a raw key */
+  uint64_t deletes_read;     /* records of the deletes source (build --deletes), in records_read */
   uint64_t input_bytes;      /* input bytes as stored, read so far */
   char first_reject[512];    /* "file line N: reason" of the first rejected record */
 } plan_src_stats;

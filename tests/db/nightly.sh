@@ -124,17 +124,21 @@ nights() {
         DELETE FROM items WHERE id = 10;" >/dev/null || { fail "$kind: day 2 changes"; return; }
   night "$kind" 2 "$uri" --last-value-from "$T/$kind-n1" || return
   compare "$kind" 2 "$sql"
-  changes "$kind" 2 '"puts": 17, "column_deletes": 3, "row_deletes": 3, "family_deletes": 3, "deletes_read": 3, "deletes_superseded": 1'
+  # row 7, deleted and re-inserted: live, with a DeleteFamily below its new cells (4th marker)
+  changes "$kind" 2 '"puts": 17, "column_deletes": 3, "row_deletes": 3, "family_deletes": 4, "deletes_read": 3, "deletes_superseded": 1'
   # VERSIONS 3: the changed value's old version is there; NULLed and deleted ones are not
   "$SCAN" cf 3 "$T/$kind-n1" "$T/$kind-n2" >"$T/$kind-v3.scan"
-  local q1 n4 r5 r6
+  local q1 n4 r5 r6 r7
   q1=$(awk -F'\t' '$1 == 1 && $2 == "qty" {print $4}' "$T/$kind-v3.scan" | tr '\n' ' ')
   n4=$(awk -F'\t' '$1 == 4 && $2 == "note"' "$T/$kind-v3.scan" | wc -l)
   r5=$(awk -F'\t' '$1 == 5 || $1 == 6' "$T/$kind-v3.scan" | wc -l)
-  if [ "$q1" != "6 5 " ] || [ "$n4" != 0 ] || [ "$r5" != 0 ]; then
-    fail "$kind: VERSIONS 3: row 1 qty [$q1] (expected 6 5), row 4 note $n4 cells, rows 5/6 $r5 cells (expected 0)"
+  # row 7 was deleted and inserted again: the new row's 3 cells, no version of the old row
+  r7=$(awk -F'\t' '$1 == 7 {print $2 "=" $4}' "$T/$kind-v3.scan" | grep -v '^updated_ms=' | tr '\n' ' ')
+  if [ "$q1" != "6 5 " ] || [ "$n4" != 0 ] || [ "$r5" != 0 ] || [ "$r7" != "name=gus2 qty=11 " ] ||
+     [ "$(awk -F'\t' '$1 == 7' "$T/$kind-v3.scan" | wc -l)" != 3 ]; then
+    fail "$kind: VERSIONS 3: row 1 qty [$q1] (expected 6 5), row 4 note $n4 cells, rows 5/6 $r5 cells (expected 0), row 7 [$r7] (expected name=gus2 qty=11)"
   else
-    echo "ok: $kind: VERSIONS 3: row 1 qty keeps 6 and 5; row 4's NULLed note and rows 5, 6 have no version left"
+    echo "ok: $kind: VERSIONS 3: row 1 qty keeps 6 and 5; row 4's NULLed note and rows 5, 6 have no version left; re-inserted row 7 only its new cells"
   fi
   if ! "$H" inspect --cells "$T/$kind-n2"/cf/* | grep -q '/DeleteColumn ' ||
      ! "$H" inspect --cells "$T/$kind-n2"/cf/* | grep -q '/DeleteFamily '; then
