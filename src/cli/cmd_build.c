@@ -237,6 +237,7 @@ int cmd_build(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
   if ((rc = cli_check_inputs(inputs, ninputs, job_file)) != 0) goto out;
+  if ((rc = cli_check_deletes(&o)) != 0) goto out;
   if ((rc = cli_check_header_as_data("build", &o)) != 0) goto out;
   cli_warn_unnamed_columns(&o);
   cli_warn_mysql_crlf(&o);
