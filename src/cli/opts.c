@@ -328,9 +328,11 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     return -1;
   }
   if (!v) { /* a flag the tables do not know, or one of theirs whose value is missing */
-    char hint[256];
+    char hint[512];
+    if (!*cli_flag_suggest(cli_command, a, hint, sizeof hint))
+      cli_flag_elsewhere(cli_command, a, hint, sizeof hint);
     fprintf(stderr, "hfilegen %s: unknown option '%s'%s, or it needs a value\n", cli_command, a,
-            cli_flag_suggest(cli_command, a, hint, sizeof hint));
+            hint);
     return -1;
   }
   (*i)++;
