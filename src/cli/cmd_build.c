@@ -225,7 +225,10 @@ int cmd_build(int argc, char **argv) {
   o.mappings = maps;
   o.nmappings = nmaps;
   if (!ninputs || !o.rowkey || !o.out_dir) {
-    fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n%s", USAGE);
+    fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input (missing: %s%s%s%s%s)\n%s",
+            o.rowkey ? "" : "--rowkey", !o.rowkey && (!o.out_dir || !ninputs) ? ", " : "",
+            o.out_dir ? "" : "--out", !o.out_dir && !ninputs ? ", " : "", ninputs ? "" : "an input",
+            USAGE);
     goto out;
   }
   if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;

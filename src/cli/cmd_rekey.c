@@ -151,7 +151,14 @@ int cmd_rekey(int argc, char **argv) {
     }
   }
   if (!ro.from_dir || !ro.old_key || !o->rowkey || !o->out_dir) {
-    fprintf(stderr, "hfilegen rekey: needs --from, --old-key, --rowkey and --out\n%s", USAGE);
+    const char *need[] = {ro.from_dir ? NULL : "--from", ro.old_key ? NULL : "--old-key",
+                          o->rowkey ? NULL : "--rowkey", o->out_dir ? NULL : "--out"};
+    char miss[64] = "";
+    for (size_t k = 0; k < 4; k++)
+      if (need[k]) snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s%s",
+                            miss[0] ? ", " : "", need[k]);
+    fprintf(stderr, "hfilegen rekey: needs --from, --old-key, --rowkey and --out (missing: %s)\n%s",
+            miss, USAGE);
     goto out;
   }
   if ((rc = cli_check_work_paths("rekey", o)) != 0) goto out; /* before the output is taken */
