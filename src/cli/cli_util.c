@@ -223,3 +223,11 @@ void cli_splits_hint(FILE *f, const char *cmd, const char *path, const char *err
           "new: LC_ALL=C sort -u %s puts them in that order without repeats (not keys "
           "written with \\xNN escapes: order those by their bytes)\n", cmd, path);
 }
+
+int cli_is_usage_error(const char *err) {
+  static const char *const prefix[] = {"rowkey '", "column mapping '", "timestamp column '",
+                                       "--op-column '", "--delete-if '"};
+  for (size_t k = 0; k < sizeof prefix / sizeof *prefix; k++)
+    if (!strncmp(err, prefix[k], strlen(prefix[k]))) return 1;
+  return 0;
+}

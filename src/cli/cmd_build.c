@@ -289,7 +289,7 @@ int cmd_build(int argc, char **argv) {
             o.out_dir, (unsigned long long)s.records_read, s.records_read == 1 ? "" : "s",
             (unsigned long long)s.records_rejected);
     /* a template the input's columns refuse is a usage error, as the pre-check's are */
-    rc = r == HFG_EINVAL && !strncmp(s.error, "rowkey '", 8) ? 2 : 1;
+    rc = r == HFG_EINVAL && cli_is_usage_error(s.error) ? 2 : 1;
   } else {
     if (!cli_quiet) print_summary(&o, &s);
     if (!cli_quiet && !o.splits_file && !o.nsplit_keys && !live.hb.table && s.records_written)
