@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/cli_checks.h"
 #include "cli/cli_build_live.h"
+#include "cli/cli_rekey_src.h"
 #include "cli/cli_signals.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
@@ -161,6 +162,7 @@ int cmd_rekey(int argc, char **argv) {
             miss, USAGE);
     goto out;
   }
+  if (cli_rekey_src_root_check("rekey", ro.from_dir, ro.snapshot)) goto out; /* rc 2 */
   if ((rc = cli_check_work_paths("rekey", o)) != 0) goto out; /* before the output is taken */
   ro.hfile_given = hfile_given(o, argc, argv);
   if (live.hb.table && (rc = cli_build_live_apply(&live, o, argc, argv, "rekey"))) goto out;
