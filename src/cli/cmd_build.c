@@ -225,7 +225,9 @@ int cmd_build(int argc, char **argv) {
   o.mappings = maps;
   o.nmappings = nmaps;
   if (!ninputs || !o.rowkey || !o.out_dir) {
-    fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input (missing: %s%s%s%s%s)\n%s",
+    /* the first line as the Spark driver gives it (python/hfilegen/core.py) */
+    fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n"
+            "hfilegen build: missing: %s%s%s%s%s\n%s",
             o.rowkey ? "" : "--rowkey", !o.rowkey && (!o.out_dir || !ninputs) ? ", " : "",
             o.out_dir ? "" : "--out", !o.out_dir && !ninputs ? ", " : "", ninputs ? "" : "an input",
             USAGE);

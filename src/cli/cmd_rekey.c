@@ -158,7 +158,8 @@ int cmd_rekey(int argc, char **argv) {
     for (size_t k = 0; k < 4; k++)
       if (need[k]) snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s%s",
                             miss[0] ? ", " : "", need[k]);
-    fprintf(stderr, "hfilegen rekey: needs --from, --old-key, --rowkey and --out (missing: %s)\n%s",
+    fprintf(stderr, "hfilegen rekey: needs --from, --old-key, --rowkey and --out\n"
+            "hfilegen rekey: missing: %s\n%s",
             miss, USAGE);
     goto out;
   }
