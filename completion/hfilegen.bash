@@ -49,7 +49,7 @@ _hfilegen() {
       --on-duplicate) words="error last first" ;;
       --empty) words="skip store" ;;
       --empty-row) words="skip marker" ;;
-      --incremental) words="append" ;;
+      --incremental) words="append lastmodified" ;;
       --timestamp) words="now column:" ;;
       --algo) words="scheme hex hex-legacy decimal uniform sample" ;;
       --input-format) words="csv tsv mysql pg-text pg-csv" ;;
@@ -64,8 +64,11 @@ _hfilegen() {
       --job | --splits | --rejects | --hbase-site | --svg | --report | --input | -o)
         _hfilegen_files
         return ;;
-      --from) # rekey: a directory; scan-ranges: FIELD=V
-        [[ $cmd == rekey ]] && _hfilegen_files -d
+      --from) # rekey, plan, splits, lint: a directory (the snapshot's root); scan-ranges: FIELD=V
+        [[ $cmd != scan-ranges ]] && _hfilegen_files -d
+        return ;;
+      --deletes) # a file, or a database URI of the user's own
+        _hfilegen_files
         return ;;
       --out | --tmp-dir | --last-value-from)
         _hfilegen_files -d
@@ -76,7 +79,7 @@ _hfilegen() {
         --job-timestamp | --max-rejects | --null-string | --fields-* | --lines-terminated-by | \
         --check-column | --last-value | --ingest-chunk | --regions | --sample | --seed | \
         --top | --hot-field | --limit | --snapshot | --as-of | --max-records | \
-        --to | --max-ranges)
+        --to | --max-ranges | --delete-if | --op-column | --deletes-time)
         return ;; # a value of the user's own
       *)
         if [[ $cur == -* ]]; then

@@ -6,7 +6,9 @@
  * hfg_build_run never prints; it reports progress through the callback and
  * returns a summary. On failure nothing loadable is left in the output
  * directory (no _SUCCESS, no file without a leading '_' under a family dir),
- * and temporary and spill files are removed.
+ * temporary and spill files are removed, and the output path is as it was
+ * before the job (created directories and family directories removed again)
+ * but for the rejects file when records were rejected.
  */
 #ifndef HFILEGEN_BUILD_H
 #define HFILEGEN_BUILD_H
@@ -246,8 +248,9 @@ void hfg_build_summary_free(hfg_build_summary *s);
  * directory with everything in it (staging gets its path, "" when there was
  * none of this process's) and its spill runs, also in --tmp-dir; a job that
  * works in the output directory itself (not staged) loses its spill runs and
- * temporary HFiles there. The output directory is left empty (rejects
- * written into it are gone too), and the job cannot publish after this.
+ * temporary HFiles there. The output directory is left empty, or absent when
+ * the job created it (rejects written into it are gone too), and the job
+ * cannot publish after this.
  * Nothing of another process's job is touched. Returns the bytes removed. */
 uint64_t hfg_build_abandon(const hfg_build_options *o, char *staging, size_t cap);
 

@@ -551,7 +551,7 @@ int hfg_batch_publish(hfg_batch *b) {
 void hfg_batch_abort(hfg_batch *b) {
   if (b->out_work[0]) snprintf(b->j.dir, sizeof b->j.dir, "%s", b->out_work);
   hfg_build_cleanup_failed(&b->j);
-  hfg_build_release_out_dir(&b->j);
+  hfg_build_release_out_dir(&b->j, 1);
   b->j.staged = 0;
   b->j.lock_fd = -1;
 }

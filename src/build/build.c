@@ -149,7 +149,7 @@ int hfg_build_end(job *j, int rc) {
   }
   if (j->err.code) sum->removed_bytes += hfg_sorter_disk_bytes(j->sorter);
   hfg_sorter_free(j->sorter);
-  hfg_build_release_out_dir(j); /* after the spill files are gone */
+  hfg_build_release_out_dir(j, rc != 0); /* after the spill files are gone */
   hfg_build_job_free(j);
   return rc;
 }

@@ -86,6 +86,11 @@ typedef struct job {
   char dir[4096];           /* where the job writes: the staging dir, or out_dir */
   char stage[4096];         /* <parent>/.<name>.hfilegen-staging */
   int staged;               /* out_dir is currently renamed to stage */
+  /* what prepare_out_dir created, which a failed job removes: the first directory
+   * made on the way to out_dir ("" when out_dir existed), and per family whether
+   * its directory was made (it may have been there, idle, before the job) */
+  char made_from[4096];
+  unsigned char *made_family;
   int lock_fd;              /* flock on the output directory, -1 */
   /* --empty-row marker: the family index and qualifier of the marker cell */
   size_t marker_family;
@@ -191,6 +196,10 @@ int hfg_build_publish(job *j);         /* temporaries → final names, manifest,
 /* s as a JSON string (quoted, escaped), for manifest_extra. */
 void hfg_build_json_text(FILE *f, const char *s);
 void hfg_build_cleanup_failed(job *j); /* a failed job's temporaries */
-void hfg_build_release_out_dir(job *j); /* last: a failed job's directory back, the lock released */
+/* Last, always: a failed job's directory back under its name, then (failed) the
+ * output path as it was before the job: the family directories and the
+ * directories up to out_dir it created are removed unless something stayed in
+ * them (the rejects file a failed job keeps); the lock released. */
+void hfg_build_release_out_dir(job *j, int failed);
 
 #endif

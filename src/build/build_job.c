@@ -229,6 +229,7 @@ void hfg_build_job_free(job *j) {
   hfg_changes_free(j);
   hfg_colmap_free(&j->map);
   hfg_free(j->family_hfile);
+  hfg_free(j->made_family);
   for (size_t i = 0; i < j->nfiles; i++) {
     hfg_free(j->files[i].tmp_path);
     hfg_free(j->files[i].final_path);

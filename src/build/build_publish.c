@@ -17,24 +17,57 @@
 #include <unistd.h>
 
 #include "build/build_internal.h"
+#include "util/alloc.h"
 #include "util/fsio.h"
 
 /* ---- before ingest: the output directory ---- */
 
-/* mkdir -p */
-static int make_dirs(const char *path) {
+/* mkdir -p; made gets the first directory it created ("" when none), which a
+ * failed job removes again (unmake_dirs), even when a later mkdir fails. */
+static int make_dirs(const char *path, char *made, size_t cap) {
   char tmp[4096];
   size_t n = strlen(path);
-  if (n == 0 || n >= sizeof tmp) return ENAMETOOLONG;
+  made[0] = '\0';
+  if (n == 0 || n >= sizeof tmp || n >= cap) return ENAMETOOLONG;
   memcpy(tmp, path, n + 1);
-  for (char *p = tmp + 1; *p; p++) {
-    if (*p != '/') continue;
+  for (char *p = tmp + 1;; p++) {
+    if (*p && *p != '/') continue;
+    char c = *p;
     *p = 0;
-    if (mkdir(tmp, 0755) && errno != EEXIST) return errno;
-    *p = '/';
+    if (mkdir(tmp, 0755) == 0) {
+      if (!made[0]) memcpy(made, tmp, strlen(tmp) + 1);
+    } else if (errno != EEXIST) {
+      return errno;
+    }
+    if (!c) break;
+    *p = c;
   }
-  if (mkdir(tmp, 0755) && errno != EEXIST) return errno;
   return 0;
+}
+
+/* path without its trailing slashes (but "/"), in place */
+static void trim_slashes(char *p) {
+  size_t n = strlen(p);
+  while (n > 1 && p[n - 1] == '/') p[--n] = '\0';
+}
+
+/* Undoes make_dirs(out, made): removes out (when it is there) and its parents
+ * up to made, each only while it is an empty directory; a directory that holds
+ * something (the rejects file a failed job keeps) stays, with its parents. */
+static void unmake_dirs(const char *out, const char *made) {
+  char p[4096], m[4096];
+  if (!made[0] || snprintf(p, sizeof p, "%s", out) >= (int)sizeof p) return;
+  snprintf(m, sizeof m, "%s", made);
+  trim_slashes(p);
+  trim_slashes(m);
+  for (;;) {
+    if (rmdir(p) && errno != ENOENT) return;
+    if (!strcmp(p, m)) return;
+    char *slash = strrchr(p, '/');
+    if (!slash || slash == p) return;
+    *slash = '\0';
+    trim_slashes(p);
+  }
 }
 
 /* p as an absolute path: its real path when it exists, else its parent's real
@@ -144,16 +177,23 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
  * hfg_build_abandon knows the directory for its own. */
 #define SPILL_NOTE "_hfilegen-spills"
 
-/* The note in dir: 0 with its pid and spill directory, else -1. */
-static int read_note(const char *dir, int *pid, char *spills, size_t cap) {
+/* The note in dir: 0 with its pid, spill directory and (made, when not NULL)
+ * the first directory the job created for its output ("" when none), else -1. */
+static int read_note(const char *dir, int *pid, char *spills, size_t cap, char *made,
+                     size_t mcap) {
   char note[4200];
   snprintf(note, sizeof note, "%s/" SPILL_NOTE, dir);
   FILE *f = fopen(note, "r");
   if (!f) return -1;
   int ok = fscanf(f, "%d\n", pid) == 1 && fgets(spills, (int)cap, f) != NULL;
+  if (ok && made && (!fgets(made, (int)mcap, f) || made[0] != '+')) made[0] = '\0';
   fclose(f);
   if (!ok) return -1;
   spills[strcspn(spills, "\n")] = '\0';
+  if (made && made[0]) {
+    made[strcspn(made, "\n")] = '\0';
+    memmove(made, made + 1, strlen(made)); /* the '+' that marks the line */
+  }
   return 0;
 }
 
@@ -178,7 +218,7 @@ static void remove_spills(const char *dir, int pid) {
 static void remove_stale_spills(const char *stage) {
   char dir[4096];
   int pid;
-  if (!read_note(stage, &pid, dir, sizeof dir)) remove_spills(dir, pid);
+  if (!read_note(stage, &pid, dir, sizeof dir, NULL, 0)) remove_spills(dir, pid);
 }
 
 void hfg_build_note_spill_dir(job *j, const char *tmp_dir) {
@@ -189,6 +229,7 @@ void hfg_build_note_spill_dir(job *j, const char *tmp_dir) {
   FILE *f = fopen(note, "w");
   if (!f) return; /* only a kill -9 or hfg_build_abandon would miss it */
   fprintf(f, "%d\n%s\n", (int)getpid(), abs);
+  if (j->made_from[0]) fprintf(f, "+%s\n", j->made_from); /* gone again after a failure */
   fclose(f);
 }
 
@@ -280,7 +321,10 @@ static int idle_dir(const char *out, const char *name) {
 
 int hfg_build_prepare_out_dir(job *j) {
   const char *out = j->o->out_dir;
-  int e = make_dirs(out);
+  hfg_free(j->made_family);
+  j->made_family = hfg_calloc(j->nfamilies ? j->nfamilies : 1, 1);
+  if (!j->made_family) return fail(j, HFG_ENOMEM, "out of memory");
+  int e = make_dirs(out, j->made_from, sizeof j->made_from);
   if (e)
     return fail(j, e == ENOSPC ? HFG_ENOSPC : HFG_EIO, "cannot create the output directory %s: %s",
                 out, strerror(e));
@@ -304,7 +348,8 @@ int hfg_build_prepare_out_dir(job *j) {
   for (size_t f = 0; f < j->nfamilies; f++) {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/%s", j->dir, j->families[f]);
-    if (mkdir(dir, 0755) && errno != EEXIST) /* named as the user wrote it, not the staging name */
+    if (mkdir(dir, 0755) == 0) j->made_family[f] = 1;
+    else if (errno != EEXIST) /* named as the user wrote it, not the staging name */
       return fail(j, HFG_EIO, "cannot create the family directory %s/%s: %s", out,
                   j->families[f], strerror(errno));
   }
@@ -536,17 +581,33 @@ int hfg_build_check_tmp_dir(job *j, const char *dir) {
   return 0;
 }
 
-/* After the spill files are gone: a failed job's directory comes back; the
- * lock goes last. */
-void hfg_build_release_out_dir(job *j) {
+/* After the spill files are gone: a failed job's directory comes back and
+ * then, empty family directories and all, goes back to what it was before the
+ * job (absent, empty, or holding what it held), but for the rejects file the
+ * job keeps; the lock goes last. One rule for build, rekey and the batch
+ * driver: "nothing was published" means the output path is as it was. */
+void hfg_build_release_out_dir(job *j, int failed) {
   hfg_build_summary *sum = j->sum;
   const hfg_build_options *o = j->o;
   drop_spill_note(j);
+  int back = 1;
   if (j->staged && rename(j->stage, o->out_dir)) {
+    back = 0; /* the user is told where it is; left alone */
     size_t l = strlen(sum->error);
     snprintf(sum->error + l, sizeof sum->error - l, " (the output directory is left at %s)",
              j->stage);
   }
+  if (failed && back) {
+    for (size_t f = 0; j->made_family && f < j->nfamilies; f++) {
+      if (!j->made_family[f]) continue;
+      char dir[4200];
+      snprintf(dir, sizeof dir, "%s/%s", o->out_dir, j->families[f]);
+      rmdir(dir); /* fails, and keeps it, unless it is empty */
+    }
+    unmake_dirs(o->out_dir, j->made_from);
+  }
+  hfg_free(j->made_family);
+  j->made_family = NULL;
   if (j->lock_fd >= 0) close(j->lock_fd);
 }
 
@@ -578,22 +639,24 @@ static void remove_temporaries(const char *dir) {
 }
 
 uint64_t hfg_build_abandon(const hfg_build_options *o, char *staging, size_t cap) {
-  char stage[4096], spills[4096], away[4200];
+  char stage[4096], spills[4096], away[4200], made[4096];
   int pid, me = (int)getpid();
   rm_bytes = 0;
   if (staging && cap) staging[0] = '\0';
   if (!o || !o->out_dir) return 0;
   if (!stage_path(o->out_dir, stage, sizeof stage) &&
-      !read_note(stage, &pid, spills, sizeof spills) && pid == me) {
+      !read_note(stage, &pid, spills, sizeof spills, made, sizeof made) && pid == me) {
     /* renamed out of the job's sight first: publishing cannot finish after this */
     snprintf(away, sizeof away, "%s-%d", stage, me);
     if (rename(stage, away) == 0) {
       remove_spills(spills, me);
       nftw(away, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-      mkdir(o->out_dir, 0755); /* back empty, as a failed job leaves it */
+      /* as a failed job leaves it: back empty, or gone when the job created it */
+      if (made[0]) unmake_dirs(o->out_dir, made);
+      else mkdir(o->out_dir, 0755);
       if (staging && cap) snprintf(staging, cap, "%s", stage);
     }
-  } else if (!read_note(o->out_dir, &pid, spills, sizeof spills) && pid == me) {
+  } else if (!read_note(o->out_dir, &pid, spills, sizeof spills, NULL, 0) && pid == me) {
     /* not staged (a mount point...): the job works in the output directory */
     remove_spills(spills, me);
     remove_temporaries(o->out_dir);

@@ -16,13 +16,10 @@
 #define _GNU_SOURCE
 #include "hfilegen/rekey.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <sys/time.h>
-#include <unistd.h>
 
 #include "build/build_internal.h"
 #include "build/cell_payload.h"
@@ -335,24 +332,6 @@ static int ingest(rekey *k) {
   return rc;
 }
 
-/* A failed job leaves the output directory as it found it: build's publisher brings a
- * failed job's directory back with its (empty) family folders, so when the job created
- * it, the empty folders and then the directory go, unless something stays in it (the
- * rejects file a --max-rejects failure points to). */
-static void tidy_failed_out(const char *out) {
-  DIR *d = opendir(out);
-  if (!d) return;
-  struct dirent *de;
-  while ((de = readdir(d))) {
-    if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
-    char sub[4400];
-    snprintf(sub, sizeof sub, "%s/%s", out, de->d_name);
-    rmdir(sub); /* fails, and keeps it, unless it is an empty directory */
-  }
-  closedir(d);
-  rmdir(out);
-}
-
 int hfg_rekey_run(const hfg_rekey_options *ro, hfg_rekey_summary *rs) {
   memset(rs, 0, sizeof *rs);
   const hfg_build_options *o = &ro->build;
@@ -368,8 +347,6 @@ int hfg_rekey_run(const hfg_rekey_options *ro, hfg_rekey_summary *rs) {
              "a choice (--on-duplicate is for records)");
     return HFG_EINVAL;
   }
-  struct stat st;
-  int out_existed = stat(o->out_dir, &st) == 0;
   job jb;
   rekey k;
   memset(&k, 0, sizeof k);
@@ -391,7 +368,5 @@ int hfg_rekey_run(const hfg_rekey_options *ro, hfg_rekey_summary *rs) {
   hfg_buf_free(&k.payload);
   if (k.rows) jb.scheme = NULL; /* the rows' */
   hfg_rekey_rows_free(k.rows);
-  rc = hfg_build_end(&jb, rc);
-  if (rc && !out_existed) tidy_failed_out(o->out_dir);
-  return rc;
+  return hfg_build_end(&jb, rc); /* a failed job leaves --out as it was (build_publish.c) */
 }

@@ -96,6 +96,21 @@ int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file) 
   return rc;
 }
 
+/* The --deletes source is read after every row: a file that cannot be opened
+ * failed the job only then. */
+int cli_check_deletes(const hfg_build_options *o) {
+  const char *p = o->deletes;
+  if (!p || !strcmp(p, "-") || strstr(p, "://")) return 0;
+  struct stat st;
+  const char *why = NULL;
+  if (stat(p, &st) != 0 || access(p, R_OK) != 0) why = strerror(errno);
+  else if (S_ISDIR(st.st_mode)) why = "is a directory, not a file";
+  if (!why) return 0;
+  fprintf(stderr, "hfilegen build: FAILED: --deletes %s: cannot open: %s\n"
+          "hfilegen build: nothing was read or published\n", p, why);
+  return 1;
+}
+
 /* The rejects file is created empty when the job starts and removed when it
  * ends without rejects, so a --rejects naming an input deleted that input (and
  * a larger one was cut short under the reader: records silently lost); the
@@ -103,13 +118,18 @@ int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file) 
 int cli_check_rejects_path(const hfg_build_options *o, const char *job_file) {
   struct stat rs, st;
   if (!o->rejects_path || stat(o->rejects_path, &rs) != 0 || !S_ISREG(rs.st_mode)) return 0;
-  for (size_t k = 0; k <= o->ninputs + 1; k++) {
-    const char *p = k < o->ninputs ? o->inputs[k] : k == o->ninputs ? o->splits_file : job_file;
+  for (size_t k = 0; k <= o->ninputs + 2; k++) {
+    const char *p = k < o->ninputs       ? o->inputs[k]
+                    : k == o->ninputs     ? o->splits_file
+                    : k == o->ninputs + 1 ? job_file
+                                          : o->deletes; /* read after the rows: lost first */
     if (!p || !strcmp(p, "-") || strstr(p, "://") || stat(p, &st) != 0) continue;
     if (st.st_dev != rs.st_dev || st.st_ino != rs.st_ino) continue;
     char what[64];
     if (k < o->ninputs) snprintf(what, sizeof what, "input %zu", k + 1);
-    else snprintf(what, sizeof what, k == o->ninputs ? "the --splits file" : "the --job file");
+    else snprintf(what, sizeof what, k == o->ninputs       ? "the --splits file"
+                                     : k == o->ninputs + 1 ? "the --job file"
+                                                           : "the --deletes file");
     fprintf(stderr,
             "hfilegen build: --rejects %s is %s (%s): the rejects file is written from empty "
             "and removed when nothing is rejected; give another path\n",

@@ -16,8 +16,12 @@
  * (stdin given twice). */
 int cli_check_inputs(const char *const *inputs, size_t n, const char *job_file);
 
-/* --rejects naming an input, the splits file or the job file: 2 after a
- * message, else 0. */
+/* The --deletes file (not a URI) can be opened and is not a directory: 1 after
+ * a message, else 0. */
+int cli_check_deletes(const hfg_build_options *o);
+
+/* --rejects naming an input, the splits file, the job file or the --deletes
+ * file: 2 after a message, else 0. */
 int cli_check_rejects_path(const hfg_build_options *o, const char *job_file);
 
 /* Warnings: a MySQL dump whose first line ends in CR LF without

@@ -203,9 +203,60 @@ const char *cli_flag_suggest(const char *cmd, const char *flag, char *buf, size_
   return buf;
 }
 
+const char *cli_flag_elsewhere(const char *cmd, const char *flag, char *buf, size_t cap) {
+  if (cap) buf[0] = '\0';
+  const struct command_flags *c = find_command(cmd);
+  if (!c || cap < 64) return buf;
+  size_t used = 0, nother = 0;
+  for (size_t o = 0; o < sizeof COMMANDS / sizeof COMMANDS[0]; o++) {
+    if (&COMMANDS[o] == c || !find_flag(COMMANDS[o].cmd, flag, strcspn(flag, "="))) continue;
+    if (used + 64 >= cap) break;
+    used += (size_t)snprintf(buf + used, cap - used, "%s%s", nother++ ? ", " : " (a flag of ",
+                             COMMANDS[o].cmd);
+  }
+  if (!used) return buf;
+  used += (size_t)snprintf(buf + used, used < cap ? cap - used : 0, ", not of %s", cmd);
+  if (strcspn(flag, "=") == 9 && !strncmp(flag, "--regions", 9) && find_flag(cmd, "--splits", 8) &&
+      used < cap)
+    used += (size_t)snprintf(buf + used, cap - used,
+                             ": %s takes the split keys, --splits FILE from 'hfilegen splits "
+                             "--rowkey T --regions N > FILE', or --table NAME", cmd);
+  if (used < cap) snprintf(buf + used, cap - used, ")");
+  return buf;
+}
+
+const char *cli_command_suggest(const char *word, char *buf, size_t cap) {
+  if (cap) buf[0] = '\0';
+  if (cap < 64) return buf;
+  if (word[0] == '-') { /* a flag first: the command was left out */
+    size_t used = 0, n = 0;
+    for (size_t o = 0; o < sizeof COMMANDS / sizeof COMMANDS[0] && used + 40 < cap; o++)
+      if (find_flag(COMMANDS[o].cmd, word, strcspn(word, "=")))
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", n++ ? ", " : "", COMMANDS[o].cmd);
+    if (n) {
+      char cmds[256];
+      snprintf(cmds, sizeof cmds, "%s", buf);
+      if (n == 1) snprintf(buf, cap, " (the command comes first: hfilegen %s %s ...)", cmds, word);
+      else snprintf(buf, cap, " (the command comes first: hfilegen COMMAND %s ..., where %s take it)",
+                    word, cmds);
+    }
+    return buf;
+  }
+  size_t lw = strlen(word);
+  int best = 2;
+  const char *pick = NULL;
+  for (size_t o = 0; o < sizeof COMMANDS / sizeof COMMANDS[0]; o++) {
+    int d = distance(word, lw, COMMANDS[o].cmd, strlen(COMMANDS[o].cmd));
+    if (d <= best && (d < best || !pick)) best = d, pick = COMMANDS[o].cmd;
+  }
+  if (pick) snprintf(buf, cap, " (did you mean %s?)", pick);
+  return buf;
+}
+
 void cli_flag_unknown(const char *cmd, const char *flag) {
-  char hint[256];
-  if (*cli_flag_suggest(cmd, flag, hint, sizeof hint))
+  char hint[512];
+  if (*cli_flag_suggest(cmd, flag, hint, sizeof hint) ||
+      *cli_flag_elsewhere(cmd, flag, hint, sizeof hint))
     fprintf(stderr, "hfilegen %s: unknown option '%s'%s\n", cmd, flag, hint);
   else
     fprintf(stderr, "hfilegen %s: unknown option '%s' (see hfilegen %s --help)\n", cmd, flag, cmd);

@@ -35,6 +35,15 @@ int cli_flag_takes_value(const char *cmd, const char *flag);
  * of flag (ties all named: "--to or --top"), else "", into buf. */
 const char *cli_flag_suggest(const char *cmd, const char *flag, char *buf, size_t cap);
 
+/* " (a flag of plan, splits, lint, not of build)" when other commands take
+ * flag (with --regions, for a command that takes --splits, how to get split
+ * keys), else "", into buf. */
+const char *cli_flag_elsewhere(const char *cmd, const char *flag, char *buf, size_t cap);
+
+/* " (did you mean build?)" for a word within two edits of a command; for a
+ * flag given before any command, which commands take it; else "", into buf. */
+const char *cli_command_suggest(const char *word, char *buf, size_t cap);
+
 /* "hfilegen CMD: unknown option '--split' (did you mean --splits?)" and a
  * pointer to the command's --help, on stderr. */
 void cli_flag_unknown(const char *cmd, const char *flag);

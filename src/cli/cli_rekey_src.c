@@ -1,8 +1,10 @@
 /* The old-table input flags of plan, splits and lint (cli_rekey_src.h). */
 #include "cli/cli_rekey_src.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli_util.h"
 
@@ -41,6 +43,30 @@ int cli_rekey_src_flag(cli_rekey_src *s, int argc, char **argv, int *i, const ch
   return 1;
 }
 
+int cli_rekey_src_root_check(const char *cmd, const char *from, const char *snapshot) {
+  if (snapshot) return 0;
+  char dir[4200];
+  struct stat st;
+  snprintf(dir, sizeof dir, "%s/.hbase-snapshot", from);
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+  char names[512] = "";
+  size_t n = 0, used = 0;
+  DIR *d = opendir(dir);
+  struct dirent *de;
+  while (d && (de = readdir(d))) {
+    if (de->d_name[0] == '.') continue;
+    if (n++ < 8 && used + strlen(de->d_name) + 8 < sizeof names)
+      used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                               de->d_name);
+  }
+  if (d) closedir(d);
+  fprintf(stderr, "hfilegen %s: --from %s is an HBase root directory (it holds .hbase-snapshot/): "
+          "give --snapshot NAME (%s%s%s); without --snapshot, --from is a directory of family "
+          "folders of HFiles\n", cmd, from, n ? "its snapshots: " : "it holds no snapshot",
+          names, n > 8 ? ", ..." : "");
+  return 2;
+}
+
 int cli_rekey_src_check(cli_rekey_src *s, size_t ninputs, const char *cmd) {
   if (!s->given) return 0;
   if (!s->ro.from_dir) {
@@ -58,6 +84,7 @@ int cli_rekey_src_check(cli_rekey_src *s, size_t ninputs, const char *cmd) {
                     "the other\n", cmd);
     return 2;
   }
+  if (cli_rekey_src_root_check(cmd, s->ro.from_dir, s->ro.snapshot)) return 2;
   snprintf(s->desc, sizeof s->desc, "%s%s%s", s->ro.from_dir, s->ro.snapshot ? " snapshot " : "",
            s->ro.snapshot ? s->ro.snapshot : "");
   return 0;

@@ -27,6 +27,11 @@ int cli_rekey_src_flag(cli_rekey_src *s, int argc, char **argv, int *i, const ch
  * without --old-key, --from with inputs (ninputs). 0 fine (s->given says which input). */
 int cli_rekey_src_check(cli_rekey_src *s, size_t ninputs, const char *cmd);
 
+/* --from DIR without --snapshot where DIR is an HBase root directory (it holds
+ * .hbase-snapshot/): read as family folders it held no rows, and rekey published an
+ * empty output. 2 after a message naming the snapshots there, else 0. Also rekey's. */
+int cli_rekey_src_root_check(const char *cmd, const char *from, const char *snapshot);
+
 /* The usage lines of the flags, for the commands' help. */
 #define CLI_REKEY_SRC_USAGE                                                                  \
   "table:   --from DIR [--snapshot NAME] --old-key PATTERN [--raw] [--as-of MILLIS]\n"       \

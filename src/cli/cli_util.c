@@ -223,3 +223,17 @@ void cli_splits_hint(FILE *f, const char *cmd, const char *path, const char *err
           "new: LC_ALL=C sort -u %s puts them in that order without repeats (not keys "
           "written with \\xNN escapes: order those by their bytes)\n", cmd, path);
 }
+
+int cli_is_usage_error(const char *err) {
+  /* the message's start, and what it says (a timestamp pattern the job refuses is not
+   * a column the input lacks) */
+  static const struct { const char *start, *says; } U[] = {
+      {"rowkey '", ""},
+      {"column mapping '", "': no column named '"},
+      {"timestamp column '", "' is not a column"},
+      {"--op-column '", "' is not a column"},
+      {"--delete-if '", "' is not a column"}};
+  for (size_t k = 0; k < sizeof U / sizeof *U; k++)
+    if (!strncmp(err, U[k].start, strlen(U[k].start)) && strstr(err, U[k].says)) return 1;
+  return 0;
+}

@@ -60,6 +60,12 @@ int cli_check_rowkey_columns(const char *cmd, const char *tmpl);
 struct hfg_scheme;
 void cli_template_columns_hint(FILE *f, const struct hfg_scheme *s, const char *err);
 
+/* 1 when a job's error is a flag naming what the input's columns refuse: the
+ * rowkey template ({nope}), a --map, --timestamp column:, --op-column or
+ * --delete-if naming no column. Such a job exits 2 (a usage error), as the
+ * pre-checks' do; other failures exit 1. */
+int cli_is_usage_error(const char *err);
+
 /* After a splits file error err: when it is about the keys' order, a line on f
  * saying how to sort them (HBase's byte order: LC_ALL=C sort -u). */
 void cli_splits_hint(FILE *f, const char *cmd, const char *path, const char *err);

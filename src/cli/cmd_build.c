@@ -225,7 +225,12 @@ int cmd_build(int argc, char **argv) {
   o.mappings = maps;
   o.nmappings = nmaps;
   if (!ninputs || !o.rowkey || !o.out_dir) {
-    fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n%s", USAGE);
+    /* the first line as the Spark driver gives it (python/hfilegen/core.py) */
+    fprintf(stderr, "hfilegen build: needs --rowkey, --out and at least one input\n"
+            "hfilegen build: missing: %s%s%s%s%s\n%s",
+            o.rowkey ? "" : "--rowkey", !o.rowkey && (!o.out_dir || !ninputs) ? ", " : "",
+            o.out_dir ? "" : "--out", !o.out_dir && !ninputs ? ", " : "", ninputs ? "" : "an input",
+            USAGE);
     goto out;
   }
   if (live.hb.table && (rc = cli_build_live_apply(&live, &o, argc, argv, "build"))) goto out;
@@ -237,6 +242,7 @@ int cmd_build(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--job")) job_file = argv[i + 1];
   if ((rc = cli_check_inputs(inputs, ninputs, job_file)) != 0) goto out;
+  if ((rc = cli_check_deletes(&o)) != 0) goto out;
   if ((rc = cli_check_header_as_data("build", &o)) != 0) goto out;
   cli_warn_unnamed_columns(&o);
   cli_warn_mysql_crlf(&o);
@@ -285,7 +291,7 @@ int cmd_build(int argc, char **argv) {
             o.out_dir, (unsigned long long)s.records_read, s.records_read == 1 ? "" : "s",
             (unsigned long long)s.records_rejected);
     /* a template the input's columns refuse is a usage error, as the pre-check's are */
-    rc = r == HFG_EINVAL && !strncmp(s.error, "rowkey '", 8) ? 2 : 1;
+    rc = r == HFG_EINVAL && cli_is_usage_error(s.error) ? 2 : 1;
   } else {
     if (!cli_quiet) print_summary(&o, &s);
     if (!cli_quiet && !o.splits_file && !o.nsplit_keys && !live.hb.table && s.records_written)

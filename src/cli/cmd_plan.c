@@ -446,7 +446,7 @@ int cmd_plan(int argc, char **argv) {
   if (hfg_plan_run(&po, &p, err, sizeof err)) {
     fprintf(stderr, "hfilegen plan: %s\n", err);
     cli_splits_hint(stderr, "plan", o.splits_file, err);
-    rc = !strncmp(err, "rowkey '", 8) ? 2 : 1; /* a template the columns refuse: usage */
+    rc = cli_is_usage_error(err) ? 2 : 1; /* a flag the columns refuse: usage */
     goto out;
   }
   char desc[512];

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/cli_checks.h"
 #include "cli/cli_build_live.h"
+#include "cli/cli_rekey_src.h"
 #include "cli/cli_signals.h"
 #include "cli/cli_util.h"
 #include "cli/opts.h"
@@ -151,9 +152,18 @@ int cmd_rekey(int argc, char **argv) {
     }
   }
   if (!ro.from_dir || !ro.old_key || !o->rowkey || !o->out_dir) {
-    fprintf(stderr, "hfilegen rekey: needs --from, --old-key, --rowkey and --out\n%s", USAGE);
+    const char *need[] = {ro.from_dir ? NULL : "--from", ro.old_key ? NULL : "--old-key",
+                          o->rowkey ? NULL : "--rowkey", o->out_dir ? NULL : "--out"};
+    char miss[64] = "";
+    for (size_t k = 0; k < 4; k++)
+      if (need[k]) snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s%s",
+                            miss[0] ? ", " : "", need[k]);
+    fprintf(stderr, "hfilegen rekey: needs --from, --old-key, --rowkey and --out\n"
+            "hfilegen rekey: missing: %s\n%s",
+            miss, USAGE);
     goto out;
   }
+  if (cli_rekey_src_root_check("rekey", ro.from_dir, ro.snapshot)) goto out; /* rc 2 */
   if ((rc = cli_check_work_paths("rekey", o)) != 0) goto out; /* before the output is taken */
   ro.hfile_given = hfile_given(o, argc, argv);
   if (live.hb.table && (rc = cli_build_live_apply(&live, o, argc, argv, "rekey"))) goto out;

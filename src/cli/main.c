@@ -59,7 +59,9 @@ int main(int argc, char **argv) {
         char *args[] = {argv[2], "--help", NULL};
         return COMMANDS[i].fn(2, args);
       }
-    fprintf(stderr, "hfilegen: unknown command '%s'\n", argv[2]);
+    char hint[512];
+    fprintf(stderr, "hfilegen: unknown command '%s'%s\n", argv[2],
+            cli_command_suggest(argv[2], hint, sizeof hint));
     usage(stderr);
     return 2;
   }
@@ -78,7 +80,9 @@ int main(int argc, char **argv) {
       free(nargv);
       return rc;
     }
-  fprintf(stderr, "hfilegen: unknown command '%s'\n", argv[1]);
+  char hint[512];
+  fprintf(stderr, "hfilegen: unknown command '%s'%s\n", argv[1],
+          cli_command_suggest(argv[1], hint, sizeof hint));
   usage(stderr);
   return 2;
 }

@@ -115,7 +115,7 @@ static const char *sql_string(const char *v) {
 }
 
 static int bad(const char *flag, const char *v, const char *why) {
-  fprintf(stderr, "hfilegen build: %s %s: %s\n", flag, v ? v : "", why);
+  fprintf(stderr, "hfilegen build: %s%s%s: %s\n", flag, v && *v ? " " : "", v ? v : "", why);
   return -1;
 }
 
@@ -291,6 +291,10 @@ static int last_value_from(hfg_build_options *o, const char *path) {
 }
 
 int cli_check_incremental(hfg_build_options *o) {
+  if (o->deletes_time_column && !o->deletes)
+    return bad("--deletes-time", o->deletes_time_column,
+               "goes with --deletes FILE|URI (when each of its hard-deleted rows was deleted); "
+               "without it there are no deletes to time");
   if (!incremental && !o->check_column && !o->last_value && !last_from) return 0;
   const char *mode = o->incremental_mode == HFG_INCR_LASTMODIFIED ? "lastmodified" : "append";
   if (!incremental)
@@ -324,9 +328,11 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
     return -1;
   }
   if (!v) { /* a flag the tables do not know, or one of theirs whose value is missing */
-    char hint[256];
+    char hint[512];
+    if (!*cli_flag_suggest(cli_command, a, hint, sizeof hint))
+      cli_flag_elsewhere(cli_command, a, hint, sizeof hint);
     fprintf(stderr, "hfilegen %s: unknown option '%s'%s, or it needs a value\n", cli_command, a,
-            cli_flag_suggest(cli_command, a, hint, sizeof hint));
+            hint);
     return -1;
   }
   (*i)++;

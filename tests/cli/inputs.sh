@@ -187,6 +187,17 @@ check "unknown --map column lists the columns" 'grep -q "no column named .y.; th
 "$H" build --rowkey '{Id}' --timestamp column:ts --out "$T/k6" --quiet "$T/case.csv" 2> "$T/k6.err"
 check "unknown timestamp column lists the columns" \
   'grep -q "timestamp column .ts. is not a column; the columns read are .Id., .x. (2)" "$T/k6.err"'
+# a flag naming no column is a usage error (exit 2), as {nope} in the rowkey is (it exited 1)
+"$H" build --rowkey '{Id}' --map y=cf:y --out "$T/k5" --quiet "$T/case.csv" 2> /dev/null
+check "  --map naming no column: exit 2" '[ $? -eq 2 ]'
+"$H" build --rowkey '{Id}' --timestamp column:ts --out "$T/k6" --quiet "$T/case.csv" 2> /dev/null
+check "  --timestamp column:ts naming no column: exit 2" '[ $? -eq 2 ]'
+"$H" build --rowkey '{Id}' --op-column op --out "$T/k6" --quiet "$T/case.csv" 2> /dev/null
+check "  --op-column naming no column: exit 2" '[ $? -eq 2 ]'
+"$H" build --rowkey '{Id}' --delete-if gone --out "$T/k6" --quiet "$T/case.csv" 2> /dev/null
+check "  --delete-if naming no column: exit 2" '[ $? -eq 2 ]'
+"$H" plan --rowkey '{Id}' --map y=cf:y "$T/case.csv" > /dev/null 2> /dev/null
+check "  plan --map naming no column: exit 2" '[ $? -eq 2 ]'
 "$H" plan --rowkey '{id}' "$T/tab.txt" > /dev/null 2> "$T/k7.err"
 check "plan gives the same hint" 'grep -q "give --format tsv" "$T/k7.err"'
 "$H" lint --rowkey '{id}' --input "$T/semi.csv" > /dev/null 2> "$T/k8.err"

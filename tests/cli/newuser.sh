@@ -348,5 +348,31 @@ printf 'id,v\n1,\n2,\n' > "$T/nocell.csv"
 check "records read but none written: warned, with each count" \
   '[ $? -eq 0 ] && grep -q "warning: 2 records read, none written (0 rejected, 2 without cells, 0 duplicates dropped): .*y3 holds no HFiles" "$T/y3.err"'
 
+# ---- 21. a nightly changes load's own files and flags -----------------------------------------
+# --rejects naming the --deletes file deleted it (the rejects file is written from empty and
+# removed when nothing is rejected: the hard deletes were lost, and the job failed on an empty
+# deletes source); a --deletes file that does not exist failed the job only after every row was
+# read; --deletes-time without --deletes was ignored (deletes at no column's time, silently).
+printf 'op,id,v,ts\ni,1,a,1720000000000\nd,2,,1720000000100\n' > "$T/ch.csv"
+printf 'id,gone_ms\n3,1720000000200\n' > "$T/tomb.csv"
+cp "$T/tomb.csv" "$T/tomb.bak"
+"$H" build --rowkey '{id}' --op-column op --timestamp column:ts --map ts=- --deletes "$T/tomb.csv" \
+  --rejects "$T/tomb.csv" --out "$T/nd1" --quiet "$T/ch.csv" 2> "$T/nd1.err"
+check "--rejects naming the --deletes file: refused, the file kept" \
+  '[ $? -eq 2 ] && cmp -s "$T/tomb.csv" "$T/tomb.bak" && [ ! -e "$T/nd1" ] &&
+   grep -q "rejects .*tomb.csv is .*tomb.csv (the --deletes file)" "$T/nd1.err"'
+"$H" build --rowkey '{id}' --op-column op --timestamp column:ts --map ts=- --deletes "$T/nosuch.csv" \
+  --out "$T/nd2" --quiet "$T/ch.csv" 2> "$T/nd2.err"
+check "a missing --deletes file: refused before a record is read, named" \
+  '[ $? -eq 1 ] && [ ! -e "$T/nd2" ] && grep -q "FAILED: --deletes .*nosuch.csv: cannot open: No such file or directory" "$T/nd2.err" &&
+   grep -q "nothing was read or published" "$T/nd2.err"'
+"$H" build --rowkey '{id}' --op-column op --timestamp column:ts --map ts=- --deletes-time gone_ms \
+  --out "$T/nd3" --quiet "$T/ch.csv" 2> "$T/nd3.err"
+check "--deletes-time without --deletes: a usage error" \
+  '[ $? -eq 2 ] && [ ! -e "$T/nd3" ] && grep -q -- "--deletes-time gone_ms: goes with --deletes" "$T/nd3.err"'
+"$H" build --rowkey '{id}' --check-column id --out "$T/nd4" --quiet "$T/ch.csv" 2> "$T/nd4.err"
+check "--check-column without --incremental: the message reads as a sentence" \
+  '[ $? -eq 2 ] && grep -q "^hfilegen build: --check-column/--last-value: go with --incremental" "$T/nd4.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

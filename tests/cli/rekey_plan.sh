@@ -151,5 +151,20 @@ out=$("$H" plan --from nosuch --snapshot s1 --old-key '{id}' --rowkey '{id}' --r
 out=$("$H" plan "${OLD[@]}" --rowkey '{user}' --regions 2 2>&1)
 [ $? -eq 2 ] && grep -qF "user" <<<"$out" && ok || bad "plan with an unknown field: $out"
 
+# an HBase root directory without --snapshot: read as family folders it held no rows, and
+# rekey published an empty output with exit 0 (plan, splits and lint planned nothing)
+for c in rekey plan splits lint; do
+  case $c in
+    rekey) args=(--splits "$SPLITS" --out noroot) ;;
+    splits) args=(--algo sample --regions 2) ;;
+    *) args=() ;;
+  esac
+  out=$("$H" "$c" --from root --old-key '{id}' --rowkey '{id % 10}|{id}' "${args[@]}" 2>&1)
+  rc=$?
+  [ $rc -eq 2 ] && grep -qF -- "--from root is an HBase root directory (it holds .hbase-snapshot/): give --snapshot NAME (its snapshots: s1)" <<<"$out" &&
+    ok || bad "$c --from ROOT without --snapshot: exit $rc: $out"
+done
+[ ! -e noroot ] && ok || bad "rekey --from ROOT without --snapshot published: $(ls -A noroot)"
+
 echo "rekey_plan: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -40,6 +40,16 @@ expect verify --sp -- --splits
 expect scan-ranges --to- -- --to-inclusive
 [ "$(comp build --on-duplicate l)" = "last" ] || fail "build --on-duplicate l: $(comp build --on-duplicate l)"
 [ -z "$(comp build --rowkey "")" ] || fail "build --rowkey: a template is the user's, nothing offered"
+# the nightly and snapshot-source flags (issue #29's features): a mode, column names, a directory
+expect build --incremental "" -- append lastmodified
+for f in --delete-if --op-column --deletes-time; do
+  [ -z "$(comp build "$f" "")" ] || fail "build $f: a column name is the user's, nothing offered"
+done
+cd "$(mktemp -d)" && mkdir hroot && : > hroot.txt
+for c in rekey plan splits lint; do
+  [ "$(comp "$c" --from h)" = "hroot" ] || fail "$c --from h: the directory hroot only, got: $(comp "$c" --from h | tr '\n' ' ')"
+done
+[ "$(comp build --deletes hroot.t)" = "hroot.txt" ] || fail "build --deletes hroot.t: a file, got: $(comp build --deletes hroot.t)"
 # every flag of every command's --help is offered after '--'
 for c in $("$bin" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1}'); do
   n_help=$("$bin" "$c" --help | sed 's/--\[no-\]\([a-z][a-z0-9-]*\)/--\1 --no-\1/g' |

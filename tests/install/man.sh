@@ -12,6 +12,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # flags are looked for in a wide rendering (no line breaks inside them); warnings at 80 columns
 render() { MANWIDTH=300 LC_ALL=C.UTF-8 man --nh --nj --warnings -E UTF-8 -l "$1" 2>"$tmp/warn" | col -b; }
 lint() { MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -E UTF-8 -l "$1" 2>"$tmp/warn" >/dev/null; }
+srcman=$(cd "$(dirname "$0")/../../man" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -26,6 +27,15 @@ for p in "${pages[@]}"; do
   [ -s "$tmp/page" ] || fail "$(basename "$p") renders empty"
   lint "$p"
   if [ -s "$tmp/warn" ]; then fail "$(basename "$p"): man --warnings: $(head -5 "$tmp/warn")"; fi
+  # an example's continued command line keeps its backslash (scdoc takes a lone '\' as an
+  # escape: the rendered example, pasted, ran its first line alone); write '\\' in the .scd
+  scd=$srcman/$(basename "$p").scd
+  if [ -f "$scd" ]; then
+    want=$(grep -c '\\$' "$scd" || true)
+    got=$(grep -c '\\$' "$tmp/page" || true)
+    [ "$want" = "$got" ] ||
+      fail "$(basename "$p"): $want example line(s) end in a backslash in $(basename "$scd"), $got as rendered (write \\\\ at the line's end)"
+  fi
 done
 
 render "$mandir/hfilegen.1" > "$tmp/top" 2>/dev/null || true
