@@ -347,7 +347,7 @@ static int emit_region(job *j, size_t region) {
       record_names(j, hfg_get_be16(p2 + 16), &f2);
       hfg_buf kb = HFG_BUF_INIT;
       hfg_escape(&kb, key, klen > 200 ? 200 : klen);
-      if (j->cell_payload) /* rekey: two old rows, one new key */
+      if (j->cell_payload && !j->changes) /* rekey: two old rows, one new key */
         fail(j, HFG_EDUP,
              "duplicate new rowkey '%.*s': old row %llu of region %s and old row %llu of "
              "region %s map to it (the new rowkey must keep every old key apart: use every "

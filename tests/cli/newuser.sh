@@ -374,5 +374,12 @@ check "--deletes-time without --deletes: a usage error" \
 check "--check-column without --incremental: the message reads as a sentence" \
   '[ $? -eq 2 ] && grep -q "^hfilegen build: --check-column/--last-value: go with --incremental" "$T/nd4.err"'
 
+printf 'id,op,ts,v\n1,i,1720000000000,a\n2,i,1720000000000,b\n1,u,1720000000100,c\n' > "$T/dup.csv"
+"$H" build --rowkey '{id}' --op-column op --timestamp column:ts --map ts=- \
+  --out "$T/nd5" --quiet "$T/dup.csv" 2> "$T/nd5.err"
+check "a key twice in a changes file: build's duplicate message (lines), not rekey's (old rows)" \
+  '[ $? -eq 1 ] && grep -q "duplicate rowkey .1.: .*dup.csv line 2 and .*dup.csv line 4 (use --on-duplicate" "$T/nd5.err" &&
+   ! grep -q "old row" "$T/nd5.err"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
