@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command (README "Test"): set-up, release build + all tests, sanitizer build +
+# The test command (README "Tests"): set-up, release build + all tests, sanitizer build +
 # all C tests, then the HBase interop harness (HBase 2.6 and 2.5 read and bulk-load our files, 3.0 reads them).
 #   tools/test.sh            everything
 #   tools/test.sh --no-interop   C tests only (release and ASan/UBSan)
