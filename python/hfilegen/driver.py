@@ -20,6 +20,34 @@ def clean_work(wd):
         shutil.rmtree(wd, ignore_errors=True)
 
 
+def check_rejects(job, reads, read, rejected, what="records"):
+    """Writes the tasks' rejects (reads: sorted (index, rejects bytes, counters)), then
+    fails as build does: more than --max-rejects, or every record rejected."""
+    rejects_path = job.rejects_path
+    if rejected:
+        with open(job.work_path(rejects_path), "wb") as f:
+            for r in reads:
+                f.write(r[1])
+    if rejected > job.max_rejects:
+        raise HfilegenError("%d %s rejected > --max-rejects %d (see %s)"
+                            % (rejected, what, job.max_rejects, rejects_path))
+    if read == 1 and rejected == 1:
+        raise HfilegenError("the one record read was rejected (see %s): nothing to publish"
+                            % rejects_path)
+    if read > 0 and rejected == read:
+        raise HfilegenError("all %d records were rejected (see %s): nothing to publish"
+                            % (read, rejects_path))
+
+
+def gather_emits(emits):
+    """The write tasks' (files, counts) as one file list and counts by region."""
+    files, counts = [], {}
+    for fl, c in emits:
+        files.extend(fl)
+        counts[c["region"]] = c
+    return files, counts
+
+
 def finish(job, reads, emits):
     """reads: per input file (file index, rejects bytes, stats); emits: per region
     (files, counts). Writes the rejects file, applies --max-rejects and the all-rejected
@@ -27,24 +55,8 @@ def finish(job, reads, emits):
     reads = sorted(reads, key=lambda r: r[0])  # input order (file << 40 | first record)
     read = sum(r[2]["records_read"] for r in reads)
     rejected = sum(r[2]["records_rejected"] for r in reads)
-    rejects_path = job.rejects_path
-    if rejected:
-        with open(job.work_path(rejects_path), "wb") as f:
-            for r in reads:
-                f.write(r[1])
-    if rejected > job.max_rejects:
-        raise HfilegenError("%d records rejected > --max-rejects %d (see %s)"
-                            % (rejected, job.max_rejects, rejects_path))
-    if read == 1 and rejected == 1:
-        raise HfilegenError("the one record read was rejected (see %s): nothing to publish"
-                            % rejects_path)
-    if read > 0 and rejected == read:
-        raise HfilegenError("all %d records were rejected (see %s): nothing to publish"
-                            % (read, rejects_path))
-    files, counts = [], {}
-    for fl, c in emits:
-        files.extend(fl)
-        counts[c["region"]] = c
+    check_rejects(job, reads, read, rejected)
+    files, counts = gather_emits(emits)
     s = job.publish(files, counts, read, rejected,
                     sum(r[2].get("null_values", 0) for r in reads),
                     sum(r[2].get("blank_lines", 0) for r in reads))

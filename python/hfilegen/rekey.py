@@ -131,24 +131,9 @@ def finish(job, reads, emits):
     reads = sorted(reads, key=lambda r: r[0])  # old regions in start-key order
     sums = {n: sum(r[2].get(n, 0) for r in reads) for n in _lib.REKEY_COUNTS}
     read, rejected = sums["rows_read"], sums["rows_rejected"]
-    rejects_path = job.rejects_path
-    if rejected:
-        with open(job.work_path(rejects_path), "wb") as f:
-            for r in reads:
-                f.write(r[1])
-    if rejected > job.max_rejects:
-        raise HfilegenError("%d old rows rejected > --max-rejects %d (see %s)"
-                            % (rejected, job.max_rejects, rejects_path))
-    if read == 1 and rejected == 1:
-        raise HfilegenError("the one record read was rejected (see %s): nothing to publish"
-                            % rejects_path)
-    if read > 0 and rejected == read:
-        raise HfilegenError("all %d records were rejected (see %s): nothing to publish"
-                            % (read, rejects_path))
-    files, counts = [], {}
-    for fl, c in emits:
-        files.extend(fl)
-        counts[c["region"]] = c
+    from hfilegen import driver as drv
+    drv.check_rejects(job, reads, read, rejected, "old rows")
+    files, counts = drv.gather_emits(emits)
     job.set_rekey_counts(sums)
     s = job.publish(files, counts, read, rejected, without_cells=sums["rows_without_cells"])
     s.update(sums)
