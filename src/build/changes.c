@@ -384,6 +384,30 @@ static int deleted_at(job *j, const hfg_stamp *st, const hfg_record *rec, const 
   return 0;
 }
 
+int hfg_changes_open_deletes(const hfg_build_options *o, hfg_record_reader **rr,
+                             const char **lower, int64_t *lower_ms, char *msg, size_t cap) {
+  hfg_build_options d = *o; /* the deletes source: a header, by its name or the format */
+  d.inputs = &o->deletes;
+  d.ninputs = 1;
+  d.header = 1;
+  d.columns = NULL;
+  d.ncolumns = 0;
+  hfg_input_options io;
+  hfg_build_input_options(&d, &io);
+  io.check_column = io.last_value = NULL;
+  /* With a deletes time and a last value, the tombstones of this night's window only
+   * (deleted after last_value, as the rows are selected): each is read on one night, so
+   * a row deleted and inserted again in the same millisecond (a DeleteFamily at T masks
+   * Puts at T) is masked on no later night. A database source filters on the server. */
+  *lower = o->deletes_time_column && o->check_column ? o->last_value : NULL;
+  *lower_ms = *lower ? strtoll(*lower, NULL, 10) : 0;
+  if (*lower && hfg_db_is_uri(o->deletes)) {
+    io.check_column = o->deletes_time_column;
+    io.last_value = *lower;
+  }
+  return hfg_record_reader_open(&o->deletes, 1, &io, rr, msg, cap);
+}
+
 int hfg_changes_ingest_deletes(job *j) {
   const hfg_build_options *o = j->o;
   if (!o->deletes) return 0;
@@ -399,28 +423,11 @@ int hfg_changes_ingest_deletes(job *j) {
                   "--timestamp at or after it, or none: the job's time)",
                   (long long)ts, lv);
   }
-  hfg_build_options d = *o; /* the deletes source: a header, by its name or the format */
-  d.inputs = &o->deletes;
-  d.ninputs = 1;
-  d.header = 1;
-  d.columns = NULL;
-  d.ncolumns = 0;
-  hfg_input_options io;
-  hfg_build_input_options(&d, &io);
-  io.check_column = io.last_value = NULL;
-  /* With a deletes time and a last value, the tombstones of this night's window only
-   * (deleted after last_value, as the rows are selected): each is read on one night, so
-   * a row deleted and inserted again in the same millisecond (a DeleteFamily at T masks
-   * Puts at T) is masked on no later night. A database source filters on the server. */
-  const char *lower = o->deletes_time_column && o->check_column ? o->last_value : NULL;
-  int64_t lower_ms = lower ? strtoll(lower, NULL, 10) : 0;
-  if (lower && hfg_db_is_uri(o->deletes)) {
-    io.check_column = o->deletes_time_column;
-    io.last_value = lower;
-  }
+  const char *lower;
+  int64_t lower_ms;
   hfg_record_reader *rr = NULL;
   char msg[1024];
-  int rc = hfg_record_reader_open(&o->deletes, 1, &io, &rr, msg, sizeof msg);
+  int rc = hfg_changes_open_deletes(o, &rr, &lower, &lower_ms, msg, sizeof msg);
   if (rc) return fail(j, rc, "deletes source: %s", msg);
   long *map = hfg_calloc(ch->nnames ? ch->nnames : 1, sizeof *map);
   hfg_field *fields = hfg_calloc(ch->nnames ? ch->nnames : 1, sizeof *fields);

@@ -92,6 +92,12 @@ void hfg_changes_controls(const hfg_build_options *o, char *const *names, size_t
 /* Drops the control columns from m's cells unless --map names them. */
 void hfg_changes_drop_controls(hfg_colmap *m, const hfg_build_options *o, long op_idx,
                                long delete_idx);
+/* Opens the --deletes source as build reads it: a header (key columns by name), and
+ * with --deletes-time and a last value only this night's window of tombstones (a
+ * database source filters on the server; lower and lower_ms: the window's bound for a
+ * file source, NULL/0 for all). The reader's own status, message in msg. */
+int hfg_changes_open_deletes(const hfg_build_options *o, hfg_record_reader **rr,
+                             const char **lower, int64_t *lower_ms, char *msg, size_t cap);
 /* *deleted: 1 when the record is a deleted row (op d, the flag set), else 0;
  * HFG_EPARSE with why for an op value that is none of the known ones. */
 int hfg_changes_deleted(const hfg_build_options *o, long op_idx, long delete_idx,

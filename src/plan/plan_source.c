@@ -323,23 +323,8 @@ static void raw_key(plan_src *s, plan_row *row) {
 static int open_deletes(plan_src *s, hfg_err *err) {
   const hfg_build_options *o = s->b;
   s->deletes_open = 1;
-  hfg_build_options d = *o;
-  d.inputs = &o->deletes;
-  d.ninputs = 1;
-  d.header = 1;
-  d.columns = NULL;
-  d.ncolumns = 0;
-  hfg_input_options io;
-  hfg_build_input_options(&d, &io);
-  io.check_column = io.last_value = NULL;
-  s->lower = o->deletes_time_column && o->check_column ? o->last_value : NULL;
-  s->lower_ms = s->lower ? strtoll(s->lower, NULL, 10) : 0;
-  if (s->lower && hfg_db_is_uri(o->deletes)) {
-    io.check_column = o->deletes_time_column;
-    io.last_value = s->lower;
-  }
   char msg[1024];
-  int rc = hfg_record_reader_open(&o->deletes, 1, &io, &s->drr, msg, sizeof msg);
+  int rc = hfg_changes_open_deletes(o, &s->drr, &s->lower, &s->lower_ms, msg, sizeof msg);
   if (rc) return hfg_err_set(err, rc, "deletes source: %s", msg);
   s->dmap = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->dmap);
   s->dfields = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->dfields);
