@@ -27,17 +27,6 @@ SECRET=S3cr3tPw
 fails=0
 ran=0
 
-fail() {
-  echo "FAIL: $*"
-  fails=$((fails + 1))
-}
-
-skip_loudly() {
-  echo "########################################################################"
-  echo "## SKIPPED: $1"
-  echo "########################################################################"
-}
-
 cells() { # cells OUT_DIR: every cell of every family file, sorted
   local f
   for f in "$1"/*/*; do

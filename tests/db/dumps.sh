@@ -85,12 +85,6 @@ bits() {
   fi
 }
 
-skip_loudly() {
-  echo "########################################################################"
-  echo "## SKIPPED: $1"
-  echo "########################################################################"
-}
-
 # ---- PostgreSQL ----
 if ! pg_available; then
   skip_loudly "PostgreSQL dump tests: initdb/pg_ctl/psql not installed (tools/setup.sh installs postgresql)"

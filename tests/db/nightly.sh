@@ -29,17 +29,6 @@ KEEP=${4:-}
 fails=0
 ran=0
 
-fail() {
-  echo "FAIL: $*"
-  fails=$((fails + 1))
-}
-
-skip_loudly() {
-  echo "########################################################################"
-  echo "## SKIPPED: $1"
-  echo "########################################################################"
-}
-
 cells() { # cells OUT_DIR: every cell of every HFile, sorted
   local f
   for f in "$1"/*/*; do

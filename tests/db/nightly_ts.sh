@@ -18,17 +18,6 @@
 fails=0
 ran=0
 
-fail() {
-  echo "FAIL: $*"
-  fails=$((fails + 1))
-}
-
-skip_loudly() {
-  echo "########################################################################"
-  echo "## SKIPPED: $1"
-  echo "########################################################################"
-}
-
 # cells OUT: "row/cf:qualifier/timestamp value" of every cell, sorted
 cells() {
   "$H" inspect --cells "$1"/cf/* | sed -E 's#^([^ ]*)/Put vlen=[0-9]+ value=#\1 #' | LC_ALL=C sort |

@@ -16,4 +16,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+fails=0
+# fail WHAT: one failed check, counted in $fails
+fail() {
+  echo "FAIL: $*"
+  fails=$((fails + 1))
+}
+
+# skip_loudly WHY: a part that cannot run here, said so that nobody misses it
+skip_loudly() {
+  echo "########################################################################"
+  echo "## SKIPPED: $1"
+  echo "########################################################################"
+}
+
 COLS=id,user_id,created_at,amount,status,note,payload
