@@ -381,5 +381,19 @@ check "a key twice in a changes file: build's duplicate message (lines), not rek
   '[ $? -eq 1 ] && grep -q "duplicate rowkey .1.: .*dup.csv line 2 and .*dup.csv line 4 (use --on-duplicate" "$T/nd5.err" &&
    ! grep -q "old row" "$T/nd5.err"'
 
+# ---- plan refuses the columns build refuses ------------------------------------------
+# 'plan --op-column opp' (the input has 'op') exited 0 and estimated every column a cell
+# (4.00 cells/row, 2.60 with the right column); build refuses it with exit 2.
+for a in "--op-column opp" "--delete-if gone" "--timestamp column:nosuch"; do
+  "$H" plan --rowkey '{id}' $a "$T/dup.csv" > "$T/pl.out" 2> "$T/pl.err"
+  check "plan $a: a usage error, named as build names it" \
+    '[ $? -eq 2 ] && grep -q "^hfilegen plan: .*${a##*[ :]}. is not a column; the columns read are" "$T/pl.err"'
+done
+"$H" plan --rowkey '{id}' --op-column id "$T/dup.csv" > "$T/pl.out" 2> "$T/pl.err"
+check "plan --op-column naming a rowkey column: refused as build refuses it" \
+  '[ $? -ne 0 ] && grep -q -- "--op-column .id. is a column of the rowkey" "$T/pl.err"'
+"$H" plan --rowkey '{id}' --op-column op --timestamp column:ts "$T/dup.csv" > "$T/pl.out" 2> "$T/pl.err"
+check "plan with the right columns still plans" "[ $? -eq 0 ] && [ -s \"$T/pl.out\" ]"
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
