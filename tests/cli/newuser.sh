@@ -395,5 +395,14 @@ check "plan --op-column naming a rowkey column: refused as build refuses it" \
 "$H" plan --rowkey '{id}' --op-column op --timestamp column:ts "$T/dup.csv" > "$T/pl.out" 2> "$T/pl.err"
 check "plan with the right columns still plans" "[ $? -eq 0 ] && [ -s \"$T/pl.out\" ]"
 
+# ---- every column mapped to another family: no empty default family folder ---------------
+# 'cf/' was published empty beside 'd/': completebulkload takes a folder for a family.
+printf 'id,a,b\n1,x,y\n2,z,w\n' > "$T/fam.csv"
+"$H" build --rowkey '{id}' --map a=d:a --map b=d:b --timestamp $TS --out "$T/fam" --quiet "$T/fam.csv" 2> /dev/null
+check "all columns in family d: only d/ published, no empty cf/" \
+  '[ $? -eq 0 ] && [ -n "$(ls "$T/fam/d")" ] && [ ! -e "$T/fam/cf" ] && ! grep -q "\"family\": \"cf\"" "$T/fam/manifest.json"'
+"$H" verify "$T/fam" > /dev/null 2>&1
+check "all columns in family d: verify passes" '[ $? -eq 0 ]'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
