@@ -404,5 +404,11 @@ check "all columns in family d: only d/ published, no empty cf/" \
 "$H" verify "$T/fam" > /dev/null 2>&1
 check "all columns in family d: verify passes" '[ $? -eq 0 ]'
 
+# ---- the changes summary counts in the singular for 1 ('1 column deletes') -------------
+printf 'op,id,v,w,ts\ni,1,a,,1720000000000\nd,2,,,1720000000100\ni,3,b,c,1720000000200\n' > "$T/pl1.csv"
+"$H" build --rowkey '{id}' --op-column op --timestamp column:ts --map ts=- --out "$T/pl1" "$T/pl1.csv" > "$T/pl1.log" 2> /dev/null
+check "changes summary: 1 row deleted, 1 column delete, 1 DeleteFamily marker (singular)" \
+  'grep -q "^  changes           3 puts, 1 column delete, 1 row deleted (1 DeleteFamily marker)$" "$T/pl1.log"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
