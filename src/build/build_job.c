@@ -43,12 +43,6 @@ int hfg_build_fail(job *j, int code, const char *fmt, ...) {
   return code;
 }
 
-static long find_column(char *const *names, size_t n, const char *name) {
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(names[i], name)) return (long)i;
-  return -1;
-}
-
 
 static int parse_size(const char *v, uint64_t *out) {
   char *end;
@@ -152,15 +146,6 @@ static int setup_columns(job *j, char *const *names, size_t n) {
     so.timestamp_column = so.check_column, so.timestamp_format = NULL;
   const hfg_build_options *o = &so;
   j->ncolumns = n;
-  j->ts_column = -1;
-  if (o->timestamp_column) {
-    j->ts_column = find_column(names, n, o->timestamp_column);
-    char hint[400];
-    if (j->ts_column < 0)
-      return fail(j, HFG_EINVAL, "timestamp column '%s' is not a column%s", o->timestamp_column,
-                  hfg_columns_hint(hint, sizeof hint, (const char *const *)names, n,
-                                   o->timestamp_column, strlen(o->timestamp_column)));
-  }
   char why[512];
   if (hfg_stamp_init(&j->stamp, o, (const char *const *)names, n, why, sizeof why))
     return fail(j, HFG_EINVAL, "%s", why);

@@ -517,6 +517,15 @@ static int unstage(job *j) {
   return 0;
 }
 
+/* A family folder the job made and wrote no file to (every column --map'ped to
+ * another family) is not published: completebulkload would take an empty folder
+ * for a family of the table. A folder that was there before the job stays. */
+static int family_has_file(const job *j, size_t f) {
+  for (size_t i = 0; i < j->nfiles; i++)
+    if (j->files[i].family == f) return 1;
+  return 0;
+}
+
 int hfg_build_publish(job *j) {
   if (j->nfiles) qsort(j->files, j->nfiles, sizeof *j->files, outfile_cmp); /* NULL when none */
   size_t done = 0;
@@ -535,6 +544,10 @@ int hfg_build_publish(job *j) {
   for (size_t f = 0; f < j->nfamilies && !rc; f++) {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/%s", j->dir, j->families[f]);
+    if (!family_has_file(j, f) && j->made_family && j->made_family[f] && rmdir(dir) == 0) {
+      j->made_family[f] = 0;
+      continue;
+    }
     int e = hfg_io_fsync_dir(dir);
     if (e) rc = fail(j, e == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: fsync: %s", dir, strerror(-e));
   }

@@ -52,10 +52,30 @@ static int mapped_explicitly(const hfg_build_options *o, const char *name) {
 
 static void drop_column(hfg_colmap *m, long idx);
 
-void hfg_changes_controls(const hfg_build_options *o, char *const *names, size_t n,
-                          long *op_idx, long *delete_idx) {
-  *op_idx = o->op_column ? find(names, n, o->op_column) : -1;
-  *delete_idx = o->delete_if ? find(names, n, o->delete_if) : -1;
+int hfg_changes_controls(const hfg_build_options *o, char *const *names, size_t n,
+                         const hfg_scheme *scheme, long *op_idx, long *delete_idx, hfg_err *err) {
+  struct {
+    const char *name, *flag;
+    long *idx;
+  } ctl[] = {{o->op_column, "--op-column", op_idx}, {o->delete_if, "--delete-if", delete_idx}};
+  for (size_t k = 0; k < 2; k++) {
+    *ctl[k].idx = -1;
+    if (!ctl[k].name) continue;
+    *ctl[k].idx = find(names, n, ctl[k].name);
+    if (*ctl[k].idx < 0) {
+      char hint[400];
+      return hfg_err_set(err, HFG_EINVAL, "%s '%s' is not a column%s", ctl[k].flag, ctl[k].name,
+                         hfg_columns_hint(hint, sizeof hint, (const char *const *)names, n,
+                                          ctl[k].name, strlen(ctl[k].name)));
+    }
+    if (hfg_scheme_uses_column(scheme, (size_t)*ctl[k].idx))
+      return hfg_err_set(err, HFG_EINVAL, "%s '%s' is a column of the rowkey", ctl[k].flag,
+                         ctl[k].name);
+  }
+  if (o->op_column && o->delete_if && *op_idx == *delete_idx)
+    return hfg_err_set(err, HFG_EINVAL, "--op-column and --delete-if name the same column '%s'",
+                       o->op_column);
+  return 0;
 }
 
 /* A control column (the op column, the delete flag) says what to do with the
@@ -82,26 +102,9 @@ int hfg_changes_setup(job *j, char *const *names, size_t n) {
   if (!ch) return fail(j, HFG_ENOMEM, "out of memory");
   j->changes = ch;
   ch->op_idx = ch->delete_idx = ch->check_idx = -1;
-  struct {
-    const char *name, *flag;
-    long *idx;
-  } ctl[] = {{o->op_column, "--op-column", &ch->op_idx},
-             {o->delete_if, "--delete-if", &ch->delete_idx}};
-  for (size_t k = 0; k < 2; k++) {
-    if (!ctl[k].name) continue;
-    *ctl[k].idx = find(names, n, ctl[k].name);
-    if (*ctl[k].idx < 0) {
-      char hint[400];
-      return fail(j, HFG_EINVAL, "%s '%s' is not a column%s", ctl[k].flag, ctl[k].name,
-                  hfg_columns_hint(hint, sizeof hint, (const char *const *)names, n, ctl[k].name,
-                                   strlen(ctl[k].name)));
-    }
-    if (hfg_scheme_uses_column(j->scheme, (size_t)*ctl[k].idx))
-      return fail(j, HFG_EINVAL, "%s '%s' is a column of the rowkey", ctl[k].flag, ctl[k].name);
-  }
-  if (o->op_column && o->delete_if && ch->op_idx == ch->delete_idx)
-    return fail(j, HFG_EINVAL, "--op-column and --delete-if name the same column '%s'",
-                o->op_column);
+  hfg_err ce = {0};
+  if (hfg_changes_controls(o, names, n, j->scheme, &ch->op_idx, &ch->delete_idx, &ce))
+    return fail(j, ce.code, "%s", ce.msg);
   if (o->empty_row == HFG_EMPTY_ROW_MARKER)
     return fail(j, HFG_EINVAL, "--empty-row marker does not go with a changes load: a row "
                                "whose every column is NULL has no cell left after its "

@@ -85,10 +85,12 @@ void hfg_changes_free(job *j);
 
 /* ---- the rules alone, for plan (src/plan/plan_source.c) ---- */
 
-/* Indices of the op column and the delete flag among names, -1 when not given
- * or not there. */
-void hfg_changes_controls(const hfg_build_options *o, char *const *names, size_t n,
-                          long *op_idx, long *delete_idx);
+/* Indices of the op column and the delete flag among names (-1 when not
+ * given), checked as build checks them: 0, or HFG_EINVAL in err when one names
+ * no column of the input (with a hint), is a column of the rowkey, or both name
+ * the same column. Build (hfg_changes_setup) and plan use this one check. */
+int hfg_changes_controls(const hfg_build_options *o, char *const *names, size_t n,
+                         const hfg_scheme *scheme, long *op_idx, long *delete_idx, hfg_err *err);
 /* Drops the control columns from m's cells unless --map names them. */
 void hfg_changes_drop_controls(hfg_colmap *m, const hfg_build_options *o, long op_idx,
                                long delete_idx);

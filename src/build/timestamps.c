@@ -38,7 +38,9 @@ int hfg_stamp_init(hfg_stamp *s, const hfg_build_options *o, const char *const *
   for (size_t i = 0; i < n && s->column < 0; i++)
     if (!strcmp(names[i], s->name)) s->column = (long)i;
   if (s->column < 0) {
-    snprintf(why, whylen, "timestamp column '%s' is not a column", s->name);
+    char hint[400];
+    snprintf(why, whylen, "timestamp column '%s' is not a column%s", s->name,
+             hfg_columns_hint(hint, sizeof hint, names, n, s->name, strlen(s->name)));
     return HFG_EINVAL;
   }
   s->kind = HFG_STAMP_MS_CHECKED;

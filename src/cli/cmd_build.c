@@ -104,6 +104,8 @@ static void show_progress(void *ctx, const hfg_build_progress *p) {
   }
 }
 
+#define S(n) ((n) == 1 ? "" : "s") /* "1 put", "2 puts" */
+
 static void print_summary(const hfg_build_options *o, const hfg_build_summary *s) {
   double total = s->ingest_seconds + s->emit_seconds + s->publish_seconds;
   printf("hfilegen build: %s\n", o->out_dir);
@@ -138,10 +140,12 @@ static void print_summary(const hfg_build_options *o, const hfg_build_summary *s
            o->check_column);
   if (o->incremental_mode == HFG_INCR_LASTMODIFIED || o->delete_if || o->op_column || o->deletes ||
       o->changes)
-    printf("  changes           %llu puts, %llu column deletes, %llu rows deleted (%llu "
-           "DeleteFamily markers)\n",
-           (unsigned long long)s->put_cells, (unsigned long long)s->column_deletes,
-           (unsigned long long)s->row_deletes, (unsigned long long)s->family_deletes);
+    printf("  changes           %llu put%s, %llu column delete%s, %llu row%s deleted (%llu "
+           "DeleteFamily marker%s)\n",
+           (unsigned long long)s->put_cells, S(s->put_cells),
+           (unsigned long long)s->column_deletes, S(s->column_deletes),
+           (unsigned long long)s->row_deletes, S(s->row_deletes),
+           (unsigned long long)s->family_deletes, S(s->family_deletes));
   if (o->deletes)
     printf("  hard deletes      %llu read, %llu dropped (the key is a live row, or repeated)\n",
            (unsigned long long)s->deletes_read, (unsigned long long)s->deletes_superseded);
@@ -321,10 +325,10 @@ int cmd_build(int argc, char **argv) {
                       "than a header): %s holds no HFiles\n", o.out_dir);
     else if (s.records_written == 0) /* every record rejected (within --max-rejects) or without a cell */
       fprintf(stderr, "hfilegen build: warning: %llu record%s read, none written (%llu rejected, "
-                      "%llu without cells, %llu duplicates dropped): %s holds no HFiles\n",
-              (unsigned long long)s.records_read, s.records_read == 1 ? "" : "s",
+                      "%llu without cells, %llu duplicate%s dropped): %s holds no HFiles\n",
+              (unsigned long long)s.records_read, S(s.records_read),
               (unsigned long long)s.records_rejected, (unsigned long long)s.records_without_cells,
-              (unsigned long long)s.duplicates_dropped, o.out_dir);
+              (unsigned long long)s.duplicates_dropped, S(s.duplicates_dropped), o.out_dir);
     if (cli_interrupted)
       fprintf(stderr, "hfilegen build: %s arrived while publishing: the output is complete\n",
               cli_signal_name(cli_interrupted));

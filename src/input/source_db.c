@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hfilegen/scheme.h" /* hfg_columns_hint */
 #include "util/alloc.h"
 #include "util/timefmt.h"
 
@@ -509,9 +510,12 @@ int hfg_dbsrc_open_ex(const char *uri, const char *check_column, const char *las
   if (check_column) {
     for (size_t i = 0; i < s->nnames; i++)
       if (!strcmp(s->names[i], check_column)) s->check_idx = (long)i;
-    if (s->check_idx < 0) {
-      rc = hfg_err_set(err, HFG_EINVAL, "%s: check column '%s' is not a column of the result",
-                       s->shown, check_column);
+    if (s->check_idx < 0) { /* the message starts as cli_is_usage_error knows it: exit 2 */
+      char hint[400];
+      rc = hfg_err_set(err, HFG_EINVAL, "check column '%s' is not a column of the result of %s%s",
+                       check_column, s->shown,
+                       hfg_columns_hint(hint, sizeof hint, (const char *const *)s->names,
+                                        s->nnames, check_column, strlen(check_column)));
       goto fail;
     }
   }

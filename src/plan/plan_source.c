@@ -15,6 +15,7 @@
 
 #include "build/changes.h"
 #include "build/columns.h"
+#include "build/timestamps.h"
 #include "build/values.h"
 #include "hfilegen/plan.h"
 #include "input/source_db.h"
@@ -81,10 +82,16 @@ static int setup_columns(plan_src *s, hfg_err *err) {
   s->voff = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->voff);
   s->cells = hfg_calloc(s->ncolumns ? s->ncolumns : 1, sizeof *s->cells);
   if (!s->voff || !s->cells) return hfg_err_set(err, HFG_ENOMEM, "out of memory");
+  hfg_stamp stamp; /* build's check of the timestamp column; plan takes no value of it */
+  char why[512];
+  if (hfg_stamp_init(&stamp, s->b, (const char *const *)s->names, s->ncolumns, why, sizeof why))
+    return hfg_err_set(err, HFG_EINVAL, "%s", why);
   int rc = hfg_colmap_init(&s->map, (const char *const *)s->names, s->ncolumns, s->b, s->scheme,
                            err);
   if (rc || !(s->changes = hfg_changes_wanted(s->b))) return rc;
-  hfg_changes_controls(s->b, s->names, s->ncolumns, &s->op_idx, &s->delete_idx);
+  if ((rc = hfg_changes_controls(s->b, s->names, s->ncolumns, s->scheme, &s->op_idx,
+                                 &s->delete_idx, err)) != 0)
+    return rc;
   hfg_changes_drop_controls(&s->map, s->b, s->op_idx, s->delete_idx);
   return s->map.ncols ? 0 : hfg_err_set(err, HFG_EINVAL, "no column is mapped to a cell");
 }

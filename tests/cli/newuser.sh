@@ -381,5 +381,34 @@ check "a key twice in a changes file: build's duplicate message (lines), not rek
   '[ $? -eq 1 ] && grep -q "duplicate rowkey .1.: .*dup.csv line 2 and .*dup.csv line 4 (use --on-duplicate" "$T/nd5.err" &&
    ! grep -q "old row" "$T/nd5.err"'
 
+# ---- plan refuses the columns build refuses ------------------------------------------
+# 'plan --op-column opp' (the input has 'op') exited 0 and estimated every column a cell
+# (4.00 cells/row, 2.60 with the right column); build refuses it with exit 2.
+for a in "--op-column opp" "--delete-if gone" "--timestamp column:nosuch"; do
+  "$H" plan --rowkey '{id}' $a "$T/dup.csv" > "$T/pl.out" 2> "$T/pl.err"
+  check "plan $a: a usage error, named as build names it" \
+    '[ $? -eq 2 ] && grep -q "^hfilegen plan: .*${a##*[ :]}. is not a column; the columns read are" "$T/pl.err"'
+done
+"$H" plan --rowkey '{id}' --op-column id "$T/dup.csv" > "$T/pl.out" 2> "$T/pl.err"
+check "plan --op-column naming a rowkey column: refused as build refuses it" \
+  '[ $? -ne 0 ] && grep -q -- "--op-column .id. is a column of the rowkey" "$T/pl.err"'
+"$H" plan --rowkey '{id}' --op-column op --timestamp column:ts "$T/dup.csv" > "$T/pl.out" 2> "$T/pl.err"
+check "plan with the right columns still plans" "[ $? -eq 0 ] && [ -s \"$T/pl.out\" ]"
+
+# ---- every column mapped to another family: no empty default family folder ---------------
+# 'cf/' was published empty beside 'd/': completebulkload takes a folder for a family.
+printf 'id,a,b\n1,x,y\n2,z,w\n' > "$T/fam.csv"
+"$H" build --rowkey '{id}' --map a=d:a --map b=d:b --timestamp $TS --out "$T/fam" --quiet "$T/fam.csv" 2> /dev/null
+check "all columns in family d: only d/ published, no empty cf/" \
+  '[ $? -eq 0 ] && [ -n "$(ls "$T/fam/d")" ] && [ ! -e "$T/fam/cf" ] && ! grep -q "\"family\": \"cf\"" "$T/fam/manifest.json"'
+"$H" verify "$T/fam" > /dev/null 2>&1
+check "all columns in family d: verify passes" '[ $? -eq 0 ]'
+
+# ---- the changes summary counts in the singular for 1 ('1 column deletes') -------------
+printf 'op,id,v,w,ts\ni,1,a,,1720000000000\nd,2,,,1720000000100\ni,3,b,c,1720000000200\n' > "$T/pl1.csv"
+"$H" build --rowkey '{id}' --op-column op --timestamp column:ts --map ts=- --out "$T/pl1" "$T/pl1.csv" > "$T/pl1.log" 2> /dev/null
+check "changes summary: 1 row deleted, 1 column delete, 1 DeleteFamily marker (singular)" \
+  'grep -q "^  changes           3 puts, 1 column delete, 1 row deleted (1 DeleteFamily marker)$" "$T/pl1.log"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

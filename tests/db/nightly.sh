@@ -208,6 +208,16 @@ bad_input() {
   must_fail "$kind-deletes-no-key" "has no column 'id', which the rowkey reads" \
     --incremental lastmodified --check-column updated_ms \
     --deletes "$uri?query=SELECT+deleted_ms+FROM+tomb" "$uri?table=items"
+  # a check column the result lacks is a usage error (exit 2), named with the columns read
+  "$H" build --out "$T/$kind-nocheck" --rowkey '{id}' --incremental lastmodified \
+    --check-column nosuch "$uri?table=nulls" >/dev/null 2>"$T/$kind-nocheck.err"
+  local rc=$?
+  if [ $rc -ne 2 ] || ! grep -q "check column 'nosuch' is not a column of the result of .*; the columns read are" "$T/$kind-nocheck.err" ||
+     [ -e "$T/$kind-nocheck/_SUCCESS" ]; then
+    fail "$kind: a check column the result lacks: exit $rc, want 2: $(cat "$T/$kind-nocheck.err")"
+  else
+    echo "ok: $kind: a check column the result lacks: exit 2: $(grep -m1 FAILED "$T/$kind-nocheck.err" | cut -c1-150)"
+  fi
 }
 
 # ts_column KIND URI SQLFN QUERY: a timestamp check column, selected as epoch ms by ?query=
