@@ -208,6 +208,17 @@ static int check_shape(const char *path, yaml_document_t *doc, yaml_node_t *k, y
 static int apply(const char *path, yaml_document_t *doc, yaml_node_t *k, yaml_node_t *v,
                  hfg_build_options *o, cli_job_lists *jl) {
   const char *key = text(k);
+  if (v->type == YAML_SCALAR_NODE && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+    const char *t = text(v); /* YAML's null: no value, not the text "~" or "null" */
+    if (!*t || !strcmp(t, "~") || !strcmp(t, "null") || !strcmp(t, "Null") ||
+        !strcmp(t, "NULL")) {
+      fprintf(stderr,
+              "hfilegen: job file %s line %lu: key '%s' has no value (YAML null '%s'): give "
+              "one, quoted if it is that text, or remove the key\n",
+              path, line_of(k), key, t);
+      return -1;
+    }
+  }
   if (v->type == YAML_SCALAR_NODE) return cli_job_apply(path, line_of(k), key, text(v), o, jl);
   if (v->type != YAML_SEQUENCE_NODE) return 0;
   yaml_node_item_t *first = v->data.sequence.items.start, *end = v->data.sequence.items.top;
@@ -215,8 +226,17 @@ static int apply(const char *path, yaml_document_t *doc, yaml_node_t *k, yaml_no
   setting(key, s, sizeof s);
   if (!strcmp(s, "columns")) { /* joined into the comma form */
     size_t n = 1;
-    for (yaml_node_item_t *it = first; it < end; it++)
-      n += strlen(text(yaml_document_get_node(doc, *it))) + 1;
+    for (yaml_node_item_t *it = first; it < end; it++) {
+      yaml_node_t *e = yaml_document_get_node(doc, *it);
+      if (strchr(text(e), ',')) { /* the list is joined with commas: one name an entry */
+        fprintf(stderr,
+                "hfilegen: job file %s line %lu: columns entry '%s' holds a comma: give one "
+                "column name an entry\n",
+                path, line_of(e), text(e));
+        return -1;
+      }
+      n += strlen(text(e)) + 1;
+    }
     char *all = malloc(n);
     if (!all) {
       fprintf(stderr, "hfilegen: job file %s: out of memory\n", path);

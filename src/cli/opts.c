@@ -295,6 +295,11 @@ int cli_check_incremental(hfg_build_options *o) {
     return bad("--deletes-time", o->deletes_time_column,
                "goes with --deletes FILE|URI (when each of its hard-deleted rows was deleted); "
                "without it there are no deletes to time");
+  if (o->deletes && o->on_duplicate == HFG_DUP_FIRST)
+    return bad("--on-duplicate", "first",
+               "with --deletes: a hard delete goes with a key's last live record of the night, "
+               "which first drops, and the delete with it; give --on-duplicate last (a changes "
+               "file's last record is the row's state) or error");
   if (!incremental && !o->check_column && !o->last_value && !last_from) return 0;
   const char *mode = o->incremental_mode == HFG_INCR_LASTMODIFIED ? "lastmodified" : "append";
   if (!incremental)

@@ -410,5 +410,26 @@ printf 'op,id,v,w,ts\ni,1,a,,1720000000000\nd,2,,,1720000000100\ni,3,b,c,1720000
 check "changes summary: 1 row deleted, 1 column delete, 1 DeleteFamily marker (singular)" \
   'grep -q "^  changes           3 puts, 1 column delete, 1 row deleted (1 DeleteFamily marker)$" "$T/pl1.log"'
 
+# a YAML null is no value (rejects: ~ made a rejects file named '~'); a columns entry with a
+# comma would be split into two columns; --on-duplicate first would drop a hard delete
+printf 'id,name\n1,a\n1,b\n' > "$T/dn.csv"
+printf 'id\n1\n' > "$T/dn_tomb.csv"
+printf 'rowkey: "{id}"\nrejects: ~\n' > "$T/yn.yaml"
+(cd "$T" && "$H" build --job yn.yaml --out ynout dn.csv 2> yn.err)
+check "job file: a YAML null value is refused naming the key and line, no file '~'" \
+  '[ $? -eq 2 ] && [ ! -e "$T/~" ] && [ ! -e "$T/ynout" ] && grep -q "yn.yaml line 2: key .rejects. has no value (YAML null" "$T/yn.err"'
+printf 'rowkey: "{id}"\ncolumns: ["id,x", name]\n' > "$T/yc.yaml"
+"$H" build --job "$T/yc.yaml" --out "$T/ycout" "$T/dn.csv" 2> "$T/yc.err"
+check "job file: a columns entry holding a comma is refused, not split" \
+  '[ $? -eq 2 ] && grep -q "columns entry .id,x. holds a comma" "$T/yc.err"'
+"$H" build --rowkey '{id}' --deletes "$T/dn_tomb.csv" --timestamp 1000 --on-duplicate first \
+  --out "$T/dfout" "$T/dn.csv" 2> "$T/df.err"
+check "--on-duplicate first with --deletes is refused (it would drop the hard delete)" \
+  '[ $? -eq 2 ] && [ ! -e "$T/dfout" ] && grep -q -- "--on-duplicate first: with --deletes" "$T/df.err"'
+"$H" build --rowkey '{id}' --deletes "$T/dn_tomb.csv" --timestamp 1000 --on-duplicate last \
+  --out "$T/dlout" --quiet "$T/dn.csv" 2> "$T/dl.err"
+check "--on-duplicate last with --deletes keeps the row's DeleteFamily under the last record" \
+  '[ $? -eq 0 ] && "$H" inspect --cells "$T"/dlout/*/* | grep -q "DeleteFamily"'
+
 echo "newuser: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
