@@ -468,21 +468,21 @@ static int add_grouped(worker *wk, result *w) {
     total += b;
   }
   uint8_t *out = hfg_malloc(total);
-  if (!out) return fail(j, HFG_ENOMEM, "out of memory");
-#ifdef MADV_POPULATE_WRITE
-  /* every byte of it is written next: its pages faulted in by one call rather
-   * than one trap each (a kernel without it says EINVAL, and the copy faults
-   * them in as before) */
-  if (total >= ((size_t)256 << 10)) {
-    uintptr_t lo = (uintptr_t)out & ~(uintptr_t)4095, hi = (uintptr_t)out + total;
-    (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-  }
-#endif
+  if (!out) return 1; /* the caller's record-by-record copy needs no such block */
   int adopted = hfg_sorter_adopt(j->sorter, wk->id, out, total, w->per_region);
   if (adopted <= 0) {
     hfg_free(out); /* (region_bytes is reset with the next part) */
     return adopted < 0 ? fail(j, adopted, "out of memory") : 1;
   }
+#ifdef MADV_POPULATE_WRITE
+  /* adopted (within the budget), every byte of it is written next: its pages
+   * faulted in by one call rather than one trap each (a kernel without it says
+   * EINVAL, and the copy faults them in as before) */
+  if (total >= ((size_t)256 << 10)) {
+    uintptr_t lo = (uintptr_t)out & ~(uintptr_t)4095, hi = (uintptr_t)out + total;
+    (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+  }
+#endif
   const uint8_t *buf = w->keyed.p;
   const size_t len = w->keyed.len;
   const uint64_t delta = w->delta;
