@@ -24,7 +24,7 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
-#define HFG_WRITER_OPTIONS_VERSION 2 /* 2: write_chunk */
+#define HFG_WRITER_OPTIONS_VERSION 3 /* 2: write_chunk; 3: direct_io */
 
 typedef struct hfg_writer_options {
   unsigned version;                 /* HFG_WRITER_OPTIONS_VERSION */
@@ -51,6 +51,11 @@ typedef struct hfg_writer_options {
   uint32_t write_chunk;             /* a file's bytes go to the kernel in writes of this many,
                                        at offsets that are multiples of it (the last one
                                        shorter), default 131072; 0: the default */
+  int direct_io;                    /* a file to be fsynced is written with O_DIRECT where its
+                                       file system takes it (its bytes reach the disk without
+                                       a copy into the page cache; the tail unit is padded and
+                                       the file cut back to its length), else through the page
+                                       cache; default 1; 0: always the page cache */
 } hfg_writer_options;
 
 /* GZ engines (hfg_writer_options.gz_impl). HFG_GZ_ZLIB deflates every block as
@@ -67,7 +72,7 @@ typedef struct hfg_writer_options {
 #define HFG_WRITER_OPTIONS_INIT                                                          \
   {HFG_WRITER_OPTIONS_VERSION, HFG_CODEC_NONE, -1, HFG_CHECKSUM_CRC32C, 16384, 65536,   \
    131072, 16, HFG_BLOOM_ROW, 0.01f, 131072, 7, 0, -1, NULL, 1, 0, 1, HFG_ENCODING_NONE, 0,  \
-   HFG_GZ_ZLIB, 131072}
+   HFG_GZ_ZLIB, 131072, 1}
 
 typedef struct hfg_writer hfg_writer;
 

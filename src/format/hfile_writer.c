@@ -5,10 +5,12 @@
  * the trailer. Order and placement follow HFileWriterImpl / StoreFileWriter /
  * HFileOutputFormat2 (format-specs/overview.md).
  */
+#define _GNU_SOURCE /* O_DIRECT, statx */
 #include "hfilegen/writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -33,20 +35,38 @@
 
 /* ---- output ---- */
 
+/* O_DIRECT's unit for this file: buffer address, offset and length are
+ * multiples of it (statx's STATX_DIOALIGN, Linux 6.1; 0 there: the file takes
+ * no direct I/O); 4096 where the kernel does not say, and a write refused
+ * anyway falls back to the page cache (hfg_io_pwrite_all). */
+static size_t dio_align(int fd) {
+#ifdef STATX_DIOALIGN
+  struct statx sx;
+  if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
+    size_t a = sx.stx_dio_mem_align > sx.stx_dio_offset_align ? sx.stx_dio_mem_align
+                                                               : sx.stx_dio_offset_align;
+    return a && (a & (a - 1)) == 0 ? a : 0;
+  }
+#endif
+  (void)fd;
+  return 4096;
+}
+
 #define HFG_WRITEBACK_STEP (4u << 20)
 
 /* The kernel gets [p, p+n), which ends at w->pos; on failure the error names
  * the offset where those bytes begin. */
 static int sink_out(hfg_writer *w, const uint8_t *p, size_t n) {
-  int rc = hfg_io_write_all(w->fd, p, n);
+  int rc = hfg_io_pwrite_all(w->fd, p, n, w->pos - n, &w->direct);
   if (rc) {
     int code = rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO;
     return hfg_err_set(&w->err, code, "%s: write at offset %llu: %s", w->path,
                        (unsigned long long)(w->pos - n), strerror(-rc));
   }
   /* a file to be fsynced goes to disk as it is written, a few MB at a time, so
-   * that the fsync at its end (a core idle while it waits) has little left */
-  if (w->o.fsync && w->pos - w->writeback_from >= HFG_WRITEBACK_STEP) {
+   * that the fsync at its end (a core idle while it waits) has little left;
+   * O_DIRECT writes are on the disk when they return */
+  if (w->o.fsync && !w->direct && w->pos - w->writeback_from >= HFG_WRITEBACK_STEP) {
     hfg_io_writeback(w->fd, w->writeback_from, w->pos - w->writeback_from);
     w->writeback_from = w->pos;
   }
@@ -57,7 +77,19 @@ int hfg_w_sink_flush(hfg_writer *w) {
   if (w->fd < 0 || w->wbuf.len == 0) return 0;
   size_t n = w->wbuf.len;
   w->wbuf.len = 0;
-  return sink_out(w, w->wbuf.p, n);
+  if (!w->direct || n % w->dio_align == 0) return sink_out(w, w->wbuf.p, n);
+  /* the file's tail: O_DIRECT takes whole units, so the last one goes out
+   * padded with zeros and the file is cut back to its length (wbuf holds a
+   * whole chunk, a multiple of the unit) */
+  size_t padded = n + (w->dio_align - n % w->dio_align);
+  memset(w->wbuf.p + n, 0, padded - n);
+  int rc = hfg_io_pwrite_all(w->fd, w->wbuf.p, padded, w->pos - n, &w->direct);
+  if (!rc) rc = hfg_io_ftruncate(w->fd, w->pos);
+  if (rc)
+    return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO,
+                       "%s: write at offset %llu: %s", w->path,
+                       (unsigned long long)(w->pos - n), strerror(-rc));
+  return 0;
 }
 
 int hfg_w_sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
@@ -67,13 +99,21 @@ int hfg_w_sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
     return 0;
   }
   const size_t chunk = w->chunk;
-  if (!w->wbuf.p && hfg_buf_reserve(&w->wbuf, chunk))
-    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  if (!w->wbuf.p) {
+    if (w->direct) {
+      w->wbuf.p = hfg_malloc_aligned(w->dio_align, chunk);
+      w->wbuf.cap = w->wbuf.p ? chunk : 0;
+    } else {
+      (void)hfg_buf_reserve(&w->wbuf, chunk);
+    }
+    if (!w->wbuf.p) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
+  }
   /* wbuf holds the bytes after the last multiple of chunk: fill it to the
-   * next one; whole chunks from there on go straight from p */
+   * next one; whole chunks from there on go straight from p, unless O_DIRECT
+   * needs them from wbuf's aligned memory */
   while (n) {
     size_t room = chunk - w->wbuf.len;
-    if (w->wbuf.len == 0 && n >= chunk) {
+    if (w->wbuf.len == 0 && n >= chunk && !w->direct) {
       size_t whole = n - n % chunk;
       w->pos += whole;
       int rc = sink_out(w, p, whole);
@@ -390,10 +430,24 @@ int hfg_writer_open(const char *path, const char *family, const hfg_writer_optio
   hfg_writer *w = *out;
   w->path = hfg_strdup(path);
   if (!w->path) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
-  w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int direct = w->o.fsync && w->o.direct_io;
+  w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
+  if (w->fd < 0 && direct && errno == EINVAL) { /* a file system without direct I/O */
+    direct = 0;
+    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  }
   if (w->fd < 0)
     return hfg_err_set(&w->err, errno == ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: cannot create: %s",
                        path, strerror(errno));
+  if (direct) {
+    w->dio_align = dio_align(w->fd);
+    if (w->dio_align == 0 || w->chunk % w->dio_align) {
+      int fl = fcntl(w->fd, F_GETFL);
+      if (fl >= 0) (void)fcntl(w->fd, F_SETFL, fl & ~O_DIRECT);
+      direct = 0;
+    }
+  }
+  w->direct = direct;
   return 0;
 }
 

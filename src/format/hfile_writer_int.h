@@ -70,6 +70,9 @@ struct hfg_writer {
                          written (hfg_w_sink_write), fewer than chunk */
   size_t chunk;       /* o.write_chunk, or HFG_WRITE_CHUNK_DEFAULT */
   uint64_t writeback_from; /* bytes before it were handed to writeback (hfg_io_writeback) */
+  int direct;         /* fd writes with O_DIRECT: wbuf is aligned to dio_align and every
+                         byte goes through it */
+  size_t dio_align;   /* O_DIRECT's unit for buffer address, offset and length */
   int64_t prev_offset[HFG_BT_COUNT_];
   int64_t first_data_block_offset, last_data_block_offset;
   uint64_t total_uncompressed;

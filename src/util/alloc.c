@@ -49,6 +49,12 @@ void *hfg_realloc(void *p, size_t n) {
   return realloc(p, n);
 }
 
+void *hfg_malloc_aligned(size_t align, size_t n) {
+  if (should_fail()) return NULL;
+  void *p = NULL;
+  return posix_memalign(&p, align, n ? n : 1) ? NULL : p;
+}
+
 void hfg_free(void *p) { free(p); }
 
 

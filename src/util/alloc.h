@@ -14,6 +14,9 @@ void *hfg_malloc(size_t n);
 void *hfg_calloc(size_t count, size_t size);
 void *hfg_realloc(void *p, size_t n);
 void hfg_free(void *p);
+/* n bytes at a multiple of align (a power of two, at least sizeof(void *));
+ * freed by hfg_free. */
+void *hfg_malloc_aligned(size_t align, size_t n);
 char *hfg_strdup(const char *s);
 void *hfg_memdup(const void *p, size_t n);
 

@@ -1,4 +1,4 @@
-#define _GNU_SOURCE /* sync_file_range */
+#define _GNU_SOURCE /* sync_file_range, O_DIRECT */
 #include "util/fsio.h"
 
 #include <errno.h>
@@ -47,6 +47,35 @@ int hfg_io_write_all(int fd, const void *p, size_t n) {
     n -= (size_t)w;
   }
   return 0;
+}
+
+int hfg_io_pwrite_all(int fd, const void *p, size_t n, uint64_t off, int *direct) {
+  int e = injected();
+  if (e) return -e;
+  const char *b = p;
+  while (n) {
+    ssize_t w = pwrite(fd, b, n, (off_t)off);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EINVAL && *direct) {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_DIRECT) < 0) return -errno;
+        *direct = 0;
+        continue;
+      }
+      return -errno;
+    }
+    b += w;
+    off += (uint64_t)w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+int hfg_io_ftruncate(int fd, uint64_t len) {
+  int e = injected();
+  if (e) return -e;
+  return ftruncate(fd, (off_t)len) ? -errno : 0;
 }
 
 int hfg_io_fsync(int fd) {

@@ -11,7 +11,13 @@
 #include <stdint.h>
 
 int hfg_io_write_all(int fd, const void *p, size_t n);
+/* Writes [p, p+n) at offset off (pwrite). When *direct is set, fd writes
+ * with O_DIRECT: a write the file system refuses (EINVAL: no direct I/O for
+ * this file, or an alignment it does not take) clears O_DIRECT on fd, clears
+ * *direct and goes on through the page cache from the byte it reached. */
+int hfg_io_pwrite_all(int fd, const void *p, size_t n, uint64_t off, int *direct);
 int hfg_io_fsync(int fd);
+int hfg_io_ftruncate(int fd, uint64_t len);
 /* Starts writing back [off, off + len) of fd without waiting (Linux's
  * sync_file_range; nothing elsewhere), so that a later fsync waits less. */
 void hfg_io_writeback(int fd, uint64_t off, uint64_t len);

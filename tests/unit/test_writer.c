@@ -7,12 +7,15 @@
 #include "format/index.h"
 #include "format/kv.h"
 #include "format/trailer.h"
+#include "format/hfile_writer_int.h"
 #include "hfilegen/writer.h"
 #include "t.h"
 #include "util/alloc.h"
 #include "util/coding.h"
 #include "util/crc.h"
 
+#include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 T_MAIN
@@ -514,17 +517,23 @@ TEST(writer_gz_engines) {
 /* A file writer hands the kernel its bytes in chunks (write_chunk) through a
  * buffer: at any chunk size, bigger or smaller than a block, the file is
  * byte for byte what a memory writer makes of the same cells, with a codec
- * (blocks of every size) and without (blocks larger than small chunks). */
-static void write_chunked(const char *path, uint32_t chunk, hfg_codec codec, uint8_t **out,
-                          size_t *len) {
+ * (blocks of every size) and without (blocks larger than small chunks);
+ * through the page cache (no fsync, or direct_io 0) and with O_DIRECT (fsync
+ * and direct_io: aligned chunks, the tail unit padded and cut back). direct
+ * is -1 (no fsync) or the direct_io option; *used says whether the writer
+ * wrote with O_DIRECT. */
+static void write_chunked(const char *path, uint32_t chunk, hfg_codec codec, int direct,
+                          uint8_t **out, size_t *len, int *used) {
   hfg_writer_options o = HFG_WRITER_OPTIONS_INIT;
   o.codec = codec;
   o.bulkload_timestamp = 1;
-  o.fsync = 0;
+  o.fsync = direct >= 0;
+  o.direct_io = direct > 0;
   o.block_size = 4096;
   o.write_chunk = chunk;
   hfg_writer *w = NULL;
   REQUIRE((path ? hfg_writer_open(path, "cf", &o, &w) : hfg_writer_open_mem("cf", &o, &w)) == 0);
+  if (used) *used = w->direct;
   char row[32], val[300];
   uint64_t s = 7;
   for (int i = 0; i < 3000; i++) {
@@ -548,24 +557,57 @@ static void write_chunked(const char *path, uint32_t chunk, hfg_codec codec, uin
   hfg_writer_free(w);
 }
 
+/* Whether the file system under path takes an aligned O_DIRECT write. */
+static int takes_direct_io(const char *path) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0600);
+  if (fd < 0) return 0;
+  void *b = NULL;
+  int ok = posix_memalign(&b, 4096, 4096) == 0;
+  if (ok) {
+    memset(b, 'x', 4096);
+    ok = pwrite(fd, b, 4096, 0) == 4096;
+  }
+  free(b);
+  close(fd);
+  unlink(path);
+  return ok;
+}
+
 TEST(writer_write_chunks_same_bytes) {
   const hfg_codec codecs[] = {HFG_CODEC_NONE, HFG_CODEC_LZ4};
   const uint32_t chunks[] = {1, 1000, 4096, 4097, 65536, 0, 1u << 22};
+  const char *path = t_tmp_path("test_writer", "chunked.hfile");
+  const int fs_direct = takes_direct_io(path);
+  fprintf(stderr, "  %s: O_DIRECT %s\n", path, fs_direct ? "taken" : "not taken");
   for (int c = 0; c < 2; c++) {
     uint8_t *ref;
     size_t ref_len;
-    write_chunked(NULL, 0, codecs[c], &ref, &ref_len);
+    write_chunked(NULL, 0, codecs[c], -1, &ref, &ref_len, NULL);
     CHECK(ref_len > 3 * (128u << 10) || codecs[c] != HFG_CODEC_NONE); /* several default chunks */
+    CHECK(ref_len % 4096 != 0); /* the O_DIRECT tail is padded and cut back */
     for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++) {
-      uint8_t *got;
-      size_t got_len;
-      write_chunked(t_tmp_path("test_writer", "chunked.hfile"), chunks[k], codecs[c], &got,
-                    &got_len);
-      if (got_len != ref_len || memcmp(got, ref, ref_len))
-        fprintf(stderr, "  codec %d, write_chunk %u: %zu bytes, the memory writer's %zu%s\n", c,
-                chunks[k], got_len, ref_len, got_len == ref_len ? " (content differs)" : "");
-      CHECK(got_len == ref_len && !memcmp(got, ref, ref_len));
-      hfg_free(got);
+      for (int direct = -1; direct <= 1; direct++) {
+        uint8_t *got = NULL;
+        size_t got_len = 0;
+        int used = -1;
+        write_chunked(path, chunks[k], codecs[c], direct, &got, &got_len, &used);
+        if (!got) { /* a REQUIRE inside failed (and said so) */
+          hfg_free(ref);
+          return;
+        }
+        if (got_len != ref_len || memcmp(got, ref, ref_len))
+          fprintf(stderr, "  codec %d, write_chunk %u, direct %d: %zu bytes, the memory "
+                  "writer's %zu%s\n", c, chunks[k], direct, got_len, ref_len,
+                  got_len == ref_len ? " (content differs)" : "");
+        CHECK(got_len == ref_len && !memcmp(got, ref, ref_len));
+        /* O_DIRECT exactly when asked for, fsynced, on a file system that takes
+         * it, with chunks of whole 4 KiB units */
+        int want = direct == 1 && fs_direct && (chunks[k] == 0 || chunks[k] % 4096 == 0);
+        if (used != want) fprintf(stderr, "  write_chunk %u, direct %d: O_DIRECT %d, want %d\n",
+                                  chunks[k], direct, used, want);
+        CHECK_EQ_INT(used, want);
+        hfg_free(got);
+      }
     }
     hfg_free(ref);
   }
