@@ -73,23 +73,63 @@ static int sink_out(hfg_writer *w, const uint8_t *p, size_t n) {
   return 0;
 }
 
+static int direct_failed(hfg_writer *w, int rc) {
+  return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO,
+                     "%s: write at offset %llu: %s", w->path,
+                     (unsigned long long)hfg_aout_failed_at(w->aout), strerror(-rc));
+}
+
+/* O_DIRECT: the bytes go into the writer thread's aligned chunk buffers, and
+ * every full one to the thread (util/aout.h), which writes it while this
+ * thread goes on. */
+static int direct_write(hfg_writer *w, const uint8_t *p, size_t n) {
+  const size_t chunk = w->chunk;
+  while (n) {
+    if (!w->dcur && !(w->dcur = hfg_aout_buf(w->aout)))
+      return direct_failed(w, hfg_aout_drain(w->aout));
+    size_t take = chunk - w->dlen < n ? chunk - w->dlen : n;
+    memcpy(w->dcur + w->dlen, p, take);
+    w->dlen += take;
+    w->pos += take;
+    p += take;
+    n -= take;
+    if (w->dlen == chunk) {
+      int rc = hfg_aout_submit(w->aout, chunk, w->pos - chunk);
+      w->dcur = NULL;
+      w->dlen = 0;
+      if (rc) return direct_failed(w, rc);
+    }
+  }
+  return 0;
+}
+
+/* O_DIRECT, the file's end: O_DIRECT takes whole units, so the last one goes
+ * out padded with zeros, and once every write is done the file is cut back
+ * to its length. */
+static int direct_finish(hfg_writer *w) {
+  size_t n = w->dlen, padded = n;
+  if (n) {
+    if (n % w->dio_align) padded = n + (w->dio_align - n % w->dio_align);
+    memset(w->dcur + n, 0, padded - n);
+    int rc = hfg_aout_submit(w->aout, padded, w->pos - n);
+    w->dcur = NULL;
+    w->dlen = 0;
+    if (rc) return direct_failed(w, rc);
+  }
+  int rc = hfg_aout_drain(w->aout);
+  if (rc) return direct_failed(w, rc);
+  if (padded != n && (rc = hfg_io_ftruncate(w->fd, w->pos)) != 0)
+    return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: truncate to %llu: %s",
+                       w->path, (unsigned long long)w->pos, strerror(-rc));
+  return 0;
+}
+
 int hfg_w_sink_flush(hfg_writer *w) {
+  if (w->aout) return direct_finish(w);
   if (w->fd < 0 || w->wbuf.len == 0) return 0;
   size_t n = w->wbuf.len;
   w->wbuf.len = 0;
-  if (!w->direct || n % w->dio_align == 0) return sink_out(w, w->wbuf.p, n);
-  /* the file's tail: O_DIRECT takes whole units, so the last one goes out
-   * padded with zeros and the file is cut back to its length (wbuf holds a
-   * whole chunk, a multiple of the unit) */
-  size_t padded = n + (w->dio_align - n % w->dio_align);
-  memset(w->wbuf.p + n, 0, padded - n);
-  int rc = hfg_io_pwrite_all(w->fd, w->wbuf.p, padded, w->pos - n, &w->direct);
-  if (!rc) rc = hfg_io_ftruncate(w->fd, w->pos);
-  if (rc)
-    return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO,
-                       "%s: write at offset %llu: %s", w->path,
-                       (unsigned long long)(w->pos - n), strerror(-rc));
-  return 0;
+  return sink_out(w, w->wbuf.p, n);
 }
 
 int hfg_w_sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
@@ -98,22 +138,15 @@ int hfg_w_sink_write(hfg_writer *w, const uint8_t *p, size_t n) {
     w->pos += n;
     return 0;
   }
+  if (w->aout) return direct_write(w, p, n);
   const size_t chunk = w->chunk;
-  if (!w->wbuf.p) {
-    if (w->direct) {
-      w->wbuf.p = hfg_malloc_aligned(w->dio_align, chunk);
-      w->wbuf.cap = w->wbuf.p ? chunk : 0;
-    } else {
-      (void)hfg_buf_reserve(&w->wbuf, chunk);
-    }
-    if (!w->wbuf.p) return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
-  }
+  if (!w->wbuf.p && hfg_buf_reserve(&w->wbuf, chunk))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
   /* wbuf holds the bytes after the last multiple of chunk: fill it to the
-   * next one; whole chunks from there on go straight from p, unless O_DIRECT
-   * needs them from wbuf's aligned memory */
+   * next one; whole chunks from there on go straight from p */
   while (n) {
     size_t room = chunk - w->wbuf.len;
-    if (w->wbuf.len == 0 && n >= chunk && !w->direct) {
+    if (w->wbuf.len == 0 && n >= chunk) {
       size_t whole = n - n % chunk;
       w->pos += whole;
       int rc = sink_out(w, p, whole);
@@ -448,6 +481,9 @@ int hfg_writer_open(const char *path, const char *family, const hfg_writer_optio
     }
   }
   w->direct = direct;
+  /* O_DIRECT: 4 chunks, one filled here while the thread writes the others */
+  if (direct && !(w->aout = hfg_aout_new(w->fd, 1, w->chunk, w->dio_align, 4)))
+    return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");
   return 0;
 }
 
@@ -565,6 +601,8 @@ int hfg_writer_finish(hfg_writer *w) {
 
 void hfg_writer_abandon(hfg_writer *w) {
   if (!w || w->state == W_ABANDONED) return;
+  hfg_aout_free(w->aout); /* its thread writes to fd until it stops */
+  w->aout = NULL;
   if (w->fd >= 0) {
     close(w->fd);
     w->fd = -1;
@@ -576,6 +614,7 @@ void hfg_writer_abandon(hfg_writer *w) {
 void hfg_writer_free(hfg_writer *w) {
   if (!w) return;
   if (w->state == W_OPEN) hfg_writer_abandon(w);
+  hfg_aout_free(w->aout);
   hfg_block_stream_free(w->stream); /* first: its blocks borrow the blooms' chunks */
   for (unsigned i = 0; i < w->pend_cap; i++) hfg_buf_free(&w->pend[i].key);
   hfg_free(w->pend);
