@@ -15,7 +15,7 @@
  * Where a part starts. Part k covers the records that start in [lo, hi).
  * Where a record starts at lo is known only to a reader that read everything
  * before it (a CSV quoted field may hold newlines; a malformed record
- * resynchronises at a line end). So a worker guesses (guess_start: the first
+ * resynchronises at a line end). So a worker guesses (input/part_start.h: the first
  * line end after lo at which the bytes around it say "outside quotes", from
  * two hypotheses run side by side over a 64 KiB window, as speculative parallel
  * CSV readers do; TSV and the other formats have no quotes: the first line
@@ -77,6 +77,7 @@
 
 #include "build/build_internal.h"
 #include "build/columns.h" /* hfg_build_input_options */
+#include "input/part_start.h"
 #include "input/record_pump.h"
 #include "util/alloc.h"
 #include "util/coding.h"
@@ -85,7 +86,6 @@
 #define MAX_CHUNK ((size_t)4 << 20)  /* default part size, when --memory allows */
 #define MIN_CHUNK ((size_t)256 << 10)
 #define PART_READ_BUFFER ((size_t)256 << 10) /* a part reader's first buffer (it grows) */
-#define GUESS_WINDOW ((size_t)64 << 10)
 #define REJECTS_HELD ((size_t)1 << 20)
 #define SEQ_UNIT_SHIFT 40
 
@@ -207,61 +207,6 @@ static int wait_turn(worker *wk, size_t k) {
   int ok = p->turn == k;
   pthread_mutex_unlock(&p->mu);
   return ok && !stopped(p->j) ? 0 : -1;
-}
-
-/* ---- where a part starts ---- */
-
-enum { S_FIELD, S_UNQ, S_QUOTED, S_QQ, S_CR, S_DEAD };
-
-/* One CSV byte under one hypothesis; *boundary when a record ends at c. */
-static int csv_step(int st, unsigned char c, unsigned char delim, int *boundary) {
-  *boundary = 0;
-  switch (st) {
-  case S_FIELD:
-    if (c == '"') return S_QUOTED;
-    if (c == '\n') *boundary = 1;
-    return c == delim || c == '\n' ? S_FIELD : S_UNQ;
-  case S_UNQ:
-    if (c == '\n') *boundary = 1;
-    if (c == delim || c == '\n') return S_FIELD;
-    return c == '"' ? S_DEAD : S_UNQ; /* a quote inside an unquoted field */
-  case S_QUOTED:
-    return c == '"' ? S_QQ : S_QUOTED;
-  case S_QQ:
-    if (c == '"') return S_QUOTED;
-    if (c == '\n') *boundary = 1;
-    if (c == delim || c == '\n') return S_FIELD;
-    return c == '\r' ? S_CR : S_DEAD; /* only a delimiter or a line end after a closing quote */
-  case S_CR:
-    if (c == '\n') *boundary = 1;
-    return c == '\n' ? S_FIELD : S_DEAD;
-  default:
-    return S_DEAD;
-  }
-}
-
-/* The guessed start of the part at lo (> 0): just after a line end at or
- * after lo - 1; UINT64_MAX when the window holds none. */
-static uint64_t guess_start(int fd, uint64_t lo, int csv, unsigned char delim, uint8_t *win) {
-  ssize_t n = pread(fd, win, GUESS_WINDOW, (off_t)(lo - 1));
-  if (n <= 0) return UINT64_MAX;
-  const uint8_t *nl = memchr(win, '\n', (size_t)n);
-  if (!csv) return nl ? lo + (uint64_t)(nl - win) : UINT64_MAX;
-  /* hypothesis 0: outside quotes at lo - 1; 1: inside a quoted field */
-  int st[2] = {S_FIELD, S_QUOTED};
-  ssize_t at[2] = {-1, -1};
-  for (ssize_t i = 0; i < n; i++) {
-    for (int h = 0; h < 2; h++) {
-      if (st[h] == S_DEAD) continue;
-      int b;
-      st[h] = csv_step(st[h], win[i], delim, &b);
-      if (b && at[h] < 0) at[h] = i;
-    }
-    if ((st[0] == S_DEAD && at[1] >= 0) || (st[1] == S_DEAD && at[0] >= 0)) break;
-  }
-  int h = st[0] != S_DEAD ? 0 : st[1] != S_DEAD ? 1 : -1; /* both alive: no quotes, outside */
-  if (h >= 0 && at[h] >= 0) return lo + (uint64_t)at[h];
-  return nl ? lo + (uint64_t)(nl - win) : UINT64_MAX;
 }
 
 /* ---- reading a unit ---- */
@@ -625,7 +570,7 @@ static uint64_t part_start(par *p, const unit *u, int *fd, size_t *fd_input, uin
   int delim = p->io.delimiter >= 0 ? p->io.delimiter : f == HFG_INPUT_TSV ? '\t' : ',';
   uint64_t start =
       *fd < 0 ? UINT64_MAX
-              : guess_start(*fd, u->lo, f == HFG_INPUT_CSV, (unsigned char)delim, win);
+              : hfg_part_guess_start(*fd, u->lo, f == HFG_INPUT_CSV, (unsigned char)delim, win);
   /* no line end in reach: start at hi, an empty part unless the check says otherwise */
   return start == UINT64_MAX ? u->hi : start;
 }
@@ -638,7 +583,7 @@ static void *worker_main(void *arg) {
   worker *w = arg;
   par *p = w->p;
   job *j = p->j;
-  uint8_t *win = hfg_malloc(GUESS_WINDOW);
+  uint8_t *win = hfg_malloc(HFG_PART_GUESS_WINDOW);
   if (!win) {
     fail(j, HFG_ENOMEM, "out of memory");
     return NULL;
@@ -757,7 +702,7 @@ int hfg_build_ingest_par(job *j, hfg_record_reader *rr) {
   }
   /* two parts' buffers, a reader buffer and the guess window; a whole input's pump
    * and held rejects when there are such inputs; at most a quarter of the budget */
-  size_t held = 3 * chunk + PART_READ_BUFFER + GUESS_WINDOW;
+  size_t held = 3 * chunk + PART_READ_BUFFER + HFG_PART_GUESS_WINDOW;
   if (p.has_whole && held < ((size_t)5 << 20)) held = (size_t)5 << 20;
   size_t reserve = (size_t)nt * held;
   if (reserve > o->memory / 4) reserve = o->memory / 4;
