@@ -56,13 +56,14 @@ static size_t dio_align(int fd) {
 
 /* The kernel gets [p, p+n), which ends at w->pos; on failure the error names
  * the offset where those bytes begin. */
+static int io_failed(hfg_writer *w, int rc, const char *what, uint64_t off) {
+  return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: %s %llu: %s", w->path,
+                     what, (unsigned long long)off, strerror(-rc));
+}
+
 static int sink_out(hfg_writer *w, const uint8_t *p, size_t n) {
   int rc = hfg_io_pwrite_all(w->fd, p, n, w->pos - n, &w->direct);
-  if (rc) {
-    int code = rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO;
-    return hfg_err_set(&w->err, code, "%s: write at offset %llu: %s", w->path,
-                       (unsigned long long)(w->pos - n), strerror(-rc));
-  }
+  if (rc) return io_failed(w, rc, "write at offset", w->pos - n);
   /* a file to be fsynced goes to disk as it is written, a few MB at a time, so
    * that the fsync at its end (a core idle while it waits) has little left;
    * O_DIRECT writes are on the disk when they return */
@@ -74,9 +75,7 @@ static int sink_out(hfg_writer *w, const uint8_t *p, size_t n) {
 }
 
 static int direct_failed(hfg_writer *w, int rc) {
-  return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO,
-                     "%s: write at offset %llu: %s", w->path,
-                     (unsigned long long)hfg_aout_failed_at(w->aout), strerror(-rc));
+  return io_failed(w, rc, "write at offset", hfg_aout_failed_at(w->aout));
 }
 
 /* O_DIRECT: the bytes go into the writer thread's aligned chunk buffers, and
@@ -119,8 +118,7 @@ static int direct_finish(hfg_writer *w) {
   int rc = hfg_aout_drain(w->aout);
   if (rc) return direct_failed(w, rc);
   if (padded != n && (rc = hfg_io_ftruncate(w->fd, w->pos)) != 0)
-    return hfg_err_set(&w->err, rc == -ENOSPC ? HFG_ENOSPC : HFG_EIO, "%s: truncate to %llu: %s",
-                       w->path, (unsigned long long)w->pos, strerror(-rc));
+    return io_failed(w, rc, "truncate to", w->pos);
   return 0;
 }
 

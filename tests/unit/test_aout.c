@@ -97,4 +97,42 @@ TEST(aout_failed_write_stops) {
   unlink(path);
 }
 
+/* A write O_DIRECT refuses (a length off the unit: EINVAL) goes on through
+ * the page cache: the bytes are all there and the output says it left
+ * O_DIRECT. */
+TEST(aout_direct_refused_falls_back) {
+  const char *path = t_tmp_path("test_aout", "refused.bin");
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0600);
+  if (fd < 0) {
+    fprintf(stderr, "  O_DIRECT not taken here: nothing to refuse\n");
+    return;
+  }
+  hfg_aout *a = hfg_aout_new(fd, 1, CHUNK, 4096, 2);
+  REQUIRE(a != NULL);
+  uint8_t *b = hfg_aout_buf(a);
+  REQUIRE(b != NULL);
+  fill(b, 0);
+  CHECK_EQ_INT(hfg_aout_submit(a, CHUNK, 0), 0); /* a whole unit: direct */
+  b = hfg_aout_buf(a);
+  REQUIRE(b != NULL);
+  fill(b, 1);
+  CHECK_EQ_INT(hfg_aout_submit(a, 1000, CHUNK), 0); /* 1000 bytes: refused, then buffered */
+  CHECK_EQ_INT(hfg_aout_drain(a), 0);
+  CHECK_EQ_INT(hfg_aout_direct(a), 0);
+  hfg_aout_free(a);
+  CHECK_EQ_INT(fcntl(fd, F_GETFL) & O_DIRECT, 0);
+  close(fd);
+  size_t len;
+  uint8_t *got = t_read_file(path, &len);
+  REQUIRE(got != NULL);
+  uint8_t want[CHUNK];
+  CHECK(len == CHUNK + 1000);
+  fill(want, 0);
+  CHECK(len >= CHUNK && !memcmp(got, want, CHUNK));
+  fill(want, 1);
+  CHECK(len == CHUNK + 1000 && !memcmp(got + CHUNK, want, 1000));
+  free(got);
+  unlink(path);
+}
+
 T_MAIN
