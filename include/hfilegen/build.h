@@ -25,7 +25,7 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libhfilegen */
 
-#define HFG_BUILD_OPTIONS_VERSION 2 /* 2: hfg_writer_options.write_chunk */
+#define HFG_BUILD_OPTIONS_VERSION 3 /* 2: hfg_writer_options.write_chunk; 3: its direct_io */
 
 enum { HFG_DUP_ERROR = 0, HFG_DUP_LAST, HFG_DUP_FIRST };
 enum { HFG_EMPTY_SKIP = 0, HFG_EMPTY_STORE };
