@@ -69,17 +69,6 @@ static void print_summary(const hfg_rekey_options *o, const hfg_rekey_summary *s
          b->emit_seconds, b->publish_seconds);
 }
 
-static int parse_ms(const char *flag, const char *v, int64_t *out) {
-  uint64_t n;
-  if (!v || cli_parse_u64(v, &n) || n > (uint64_t)INT64_MAX) {
-    fprintf(stderr, "hfilegen rekey: %s needs epoch milliseconds, got '%s'\n", flag,
-            v ? v : "");
-    return -1;
-  }
-  *out = (int64_t)n;
-  return 0;
-}
-
 /* A flag in argv, as FLAG VALUE or FLAG=VALUE. */
 static int flag_given(int argc, char **argv, const char *flag) {
   size_t n = strlen(flag);
@@ -106,9 +95,10 @@ static unsigned hfile_given(const hfg_build_options *o, int argc, char **argv) {
 }
 
 int cmd_rekey(int argc, char **argv) {
-  hfg_rekey_options ro;
-  hfg_rekey_options_init(&ro);
-  hfg_build_options *o = &ro.build;
+  cli_rekey_src src; /* --from, --snapshot, --old-key, --raw, --as-of: as plan, splits, lint */
+  cli_rekey_src_init(&src);
+  hfg_rekey_options *ro = &src.ro;
+  hfg_build_options *o = &ro->build;
   const char *maps[1];
   size_t nmaps = 0;
   char **cols = NULL;
@@ -124,19 +114,10 @@ int cmd_rekey(int argc, char **argv) {
       rc = 0;
       goto out;
     }
-    int takes = !strcmp(a, "--from") || !strcmp(a, "--snapshot") || !strcmp(a, "--old-key") ||
-                !strcmp(a, "--as-of");
-    if (takes && !v) {
-      fprintf(stderr, "hfilegen rekey: %s needs a value\n", a);
-      goto out;
-    }
-    if (!strcmp(a, "--from")) ro.from_dir = argv[++i];
-    else if (!strcmp(a, "--snapshot")) ro.snapshot = argv[++i];
-    else if (!strcmp(a, "--old-key")) ro.old_key = argv[++i];
-    else if (!strcmp(a, "--raw")) ro.raw = 1;
-    else if (!strcmp(a, "--as-of")) {
-      if (parse_ms(a, argv[++i], &ro.as_of)) goto out;
-    } else if (a[0] != '-') {
+    int rkf = cli_rekey_src_flag(&src, argc, argv, &i, "rekey");
+    if (rkf < 0) goto out;
+    if (rkf) continue;
+    if (a[0] != '-') {
       fprintf(stderr, "hfilegen rekey: '%s': rekey reads --from DIR, not inputs\n", a);
       goto out;
     } else if (!strcmp(a, "--map") || !strcmp(a, "--columns") || !strcmp(a, "--input") ||
@@ -151,8 +132,8 @@ int cmd_rekey(int argc, char **argv) {
       goto out;
     }
   }
-  if (!ro.from_dir || !ro.old_key || !o->rowkey || !o->out_dir) {
-    const char *need[] = {ro.from_dir ? NULL : "--from", ro.old_key ? NULL : "--old-key",
+  if (!ro->from_dir || !ro->old_key || !o->rowkey || !o->out_dir) {
+    const char *need[] = {ro->from_dir ? NULL : "--from", ro->old_key ? NULL : "--old-key",
                           o->rowkey ? NULL : "--rowkey", o->out_dir ? NULL : "--out"};
     char miss[64] = "";
     for (size_t k = 0; k < 4; k++)
@@ -163,15 +144,15 @@ int cmd_rekey(int argc, char **argv) {
             miss, USAGE);
     goto out;
   }
-  if (cli_rekey_src_root_check("rekey", ro.from_dir, ro.snapshot)) goto out; /* rc 2 */
+  if (cli_rekey_src_root_check("rekey", ro->from_dir, ro->snapshot)) goto out; /* rc 2 */
   if ((rc = cli_check_work_paths("rekey", o)) != 0) goto out; /* before the output is taken */
-  ro.hfile_given = hfile_given(o, argc, argv);
+  ro->hfile_given = hfile_given(o, argc, argv);
   if (live.hb.table && (rc = cli_build_live_apply(&live, o, argc, argv, "rekey"))) goto out;
   rc = 2;
   o->cancel = &cli_interrupted;
   cli_signals_begin("rekey", o);
   hfg_rekey_summary s;
-  int r = hfg_rekey_run(&ro, &s);
+  int r = hfg_rekey_run(ro, &s);
   cli_signals_end();
   if (s.warning[0]) fprintf(stderr, "hfilegen rekey: warning: %s\n", s.warning);
   if (r == HFG_ECANCELED && cli_interrupted) {
@@ -188,7 +169,7 @@ int cmd_rekey(int argc, char **argv) {
             s.build.records_read == 1 ? "" : "s", (unsigned long long)s.build.records_rejected);
     rc = r == HFG_EINVAL ? 2 : 1;
   } else {
-    if (!cli_quiet) print_summary(&ro, &s);
+    if (!cli_quiet) print_summary(ro, &s);
     if (s.build.records_rejected)
       fprintf(stderr, "hfilegen rekey: %llu old row%s rejected: see %s\n",
               (unsigned long long)s.build.records_rejected,
