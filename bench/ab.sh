@@ -12,6 +12,7 @@
 #                    [--one-region] [--work DIR] [--results FILE]
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/bench/lib.sh"
 [ $# -ge 2 ] || { sed -n '2,12p' "$0"; exit 2; }
 OLD=$(realpath "$1") NEW=$(realpath "$2")
 shift 2
@@ -34,11 +35,7 @@ for b in "$OLD" "$NEW"; do [ -x "$b" ] || { echo "ab.sh: $b is not an executable
 case "$(cd / && realpath -m "$WORK")" in
   /|"$HOME"|"$ROOT") echo "ab.sh: --work $WORK would clobber too much" >&2; exit 2 ;;
 esac
-SIZE_B=$(python3 -c '
-import sys
-s = sys.argv[1].strip().upper().rstrip("B")
-m = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(s[-1:], 1)
-print(int(float(s[:-1] if s[-1:] in "KMG" else s) * m))' "$SIZE")
+SIZE_B=$(bench_bytes "$SIZE")
 mkdir -p "$WORK"
 gcc -O2 -Wall -Wextra -Werror -o "$WORK/gen_orders" "$ROOT/bench/gen_orders.c"
 IN="$WORK/in-$SIZE_B.csv"

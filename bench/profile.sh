@@ -9,15 +9,12 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/bench/lib.sh"
 SIZE=33554432 CODEC=lz4
 WORK="${TMPDIR:-/tmp}/hfilegen-profile"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --size) SIZE=$(python3 -c '
-import sys
-s = sys.argv[1].strip().upper().rstrip("B")
-m = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(s[-1:], 1)
-print(int(float(s[:-1] if s[-1:] in "KMG" else s) * m))' "$2"); shift 2 ;;
+    --size) SIZE=$(bench_bytes "$2"); shift 2 ;;
     --codec) CODEC="$2"; shift 2 ;;
     --work) WORK="$2"; shift 2 ;;
     -h|--help) sed -n '2,8p' "$0"; exit 0 ;;

@@ -19,6 +19,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/bench/lib.sh"
 BENCH="$ROOT/bench"
 SIZE="" REPS="" MR_REPS=1 QUICK=0 KEEP=0 COMPACT=true MEMORY=4g
 WORK="${TMPDIR:-/tmp}/hfilegen-bench-rekey"
@@ -41,11 +42,7 @@ while [ $# -gt 0 ]; do
 done
 if [ "$QUICK" = 1 ]; then SIZE="${SIZE:-64M}" REPS="${REPS:-1}"; fi
 SIZE="${SIZE:-1200M}" REPS="${REPS:-3}"
-SIZE_B=$(python3 -c '
-import sys
-s = sys.argv[1].strip().upper().rstrip("B")
-m = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(s[-1:], 1)
-print(int(float(s[:-1] if s[-1:] in "KMG" else s) * m))' "$SIZE")
+SIZE_B=$(bench_bytes "$SIZE")
 
 TS=1720000000000                 # the old cells' timestamp (hfilegen build --timestamp)
 REGION=3                         # the new region whose cells are compared one by one

@@ -19,6 +19,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/bench/lib.sh"
 BENCH="$ROOT/bench"
 SIZE="" SLICE="" REPS="" QUICK=0 KEEP=0
 WORK="${TMPDIR:-/tmp}/hfilegen-bench"
@@ -43,13 +44,7 @@ if [ "$QUICK" = 1 ]; then
 fi
 SIZE="${SIZE:-1G}" REPS="${REPS:-3}"
 
-bytes() { # 1G, 256M, 64k, 1000 -> bytes (binary units)
-  python3 -c '
-import sys
-s = sys.argv[1].strip().upper().rstrip("B")
-m = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(s[-1:], 1)
-print(int(float(s[:-1] if s[-1:] in "KMG" else s) * m))' "$1"
-}
+bytes() { bench_bytes "$1"; } # 1G, 256M, 64k, 1000 -> bytes (binary units)
 SIZE_B=$(bytes "$SIZE")
 [ -n "$SLICE" ] || SLICE=$(( SIZE_B < 268435456 ? SIZE_B : 268435456 ))
 SLICE_B=$(bytes "$SLICE")

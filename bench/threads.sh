@@ -15,6 +15,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/bench/lib.sh"
 SIZE=192M REPS=3 CODEC=lz4 PERF=1
 WORK="${TMPDIR:-/tmp}/hfilegen-threads"
 RESULTS="$ROOT/bench/results"
@@ -34,11 +35,7 @@ done
 case "$(cd / && realpath -m "$WORK")" in
   /|"$HOME"|"$ROOT") echo "threads.sh: --work $WORK would clobber too much" >&2; exit 2 ;;
 esac
-SIZE_B=$(python3 -c '
-import sys
-s = sys.argv[1].strip().upper().rstrip("B")
-m = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(s[-1:], 1)
-print(int(float(s[:-1] if s[-1:] in "KMG" else s) * m))' "$SIZE")
+SIZE_B=$(bench_bytes "$SIZE")
 [ "$PERF" = 0 ] || command -v perf >/dev/null || { echo "threads.sh: perf not found (or --no-perf)" >&2; exit 1; }
 BUILD="$ROOT/build-bench"
 HFG="$BUILD/hfilegen"
