@@ -48,6 +48,21 @@ static int run(const char *csv_name, const char *out_name, hfg_build_options *o,
   return rc;
 }
 
+/* plan over the job build just ran with o (its inputs and options); NULL after
+ * printing why. The caller frees it. */
+static hfg_plan *plan_job(hfg_build_options *o) {
+  hfg_plan_options po;
+  hfg_plan_options_init(&po);
+  po.build = o;
+  po.no_raw_key = 1;
+  hfg_plan *pl = NULL;
+  char err[512];
+  if (hfg_plan_run(&po, &pl, err, sizeof err) == 0) return pl;
+  fprintf(stderr, "  plan: %s\n", err);
+  hfg_plan_free(pl);
+  return NULL;
+}
+
 static void base_opts(hfg_build_options *o) {
   hfg_build_options_init(o);
   o->rowkey = "{id}";
@@ -154,13 +169,8 @@ TEST(cells_by_type) {
   CHECK_EQ_INT(s.records_written, 4);
   /* plan counts the cells build wrote: Puts, DeleteColumns, DeleteFamily per family, no
    * control column */
-  hfg_plan_options po;
-  hfg_plan_options_init(&po);
-  po.build = &o;
-  po.no_raw_key = 1;
-  hfg_plan *pl = NULL;
-  char err[512];
-  REQUIRE(hfg_plan_run(&po, &pl, err, sizeof err) == 0);
+  hfg_plan *pl = plan_job(&o);
+  REQUIRE(pl != NULL);
   CHECK_EQ_INT(pl->after.rows, 4);
   CHECK_EQ_INT(pl->after.cells, s.cells);
   CHECK_EQ_INT(s.cells, 3 + 3 + 4);
@@ -196,13 +206,8 @@ TEST(table_families_get_row_deletes) {
   if (t_failed_now) fprintf(stderr, "  cf: %s\n  g: %s\n  x: %s\n", cf, g, x);
   CHECK_EQ_INT(s.family_deletes, 3);
   CHECK_EQ_INT(s.row_deletes, 1);
-  hfg_plan_options po;
-  hfg_plan_options_init(&po);
-  po.build = &o;
-  po.no_raw_key = 1;
-  hfg_plan *pl = NULL;
-  char err[512];
-  REQUIRE(hfg_plan_run(&po, &pl, err, sizeof err) == 0);
+  hfg_plan *pl = plan_job(&o);
+  REQUIRE(pl != NULL);
   CHECK_EQ_INT(pl->after.cells, s.cells);
   CHECK_EQ_INT(s.cells, 5);
   hfg_plan_free(pl);
@@ -299,13 +304,8 @@ TEST(two_nights_scan_equals_source) {
   REQUIRE(run("night2.csv", "night2", &o, &s) == 0);
   /* plan reads the deletes source too: its 2 records, each a DeleteFamily in cf; its
    * cells are the input's records' (duplicates not resolved) and the 2 markers */
-  hfg_plan_options po;
-  hfg_plan_options_init(&po);
-  po.build = &o;
-  po.no_raw_key = 1;
-  hfg_plan *pl = NULL;
-  char perr[512];
-  REQUIRE(hfg_plan_run(&po, &pl, perr, sizeof perr) == 0);
+  hfg_plan *pl = plan_job(&o);
+  REQUIRE(pl != NULL);
   CHECK_EQ_INT(pl->deletes_read, 2);
   CHECK_EQ_INT(pl->records_read, 8);
   CHECK_EQ_INT(pl->after.rows, 8);
