@@ -9,22 +9,7 @@
 # duplicates (--on-duplicate first/last) and rejects are in the mix and the sort
 # spills. The expected numbers come from an independent Python oracle.
 # usage: build_empty_rows.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-SRC=${2:?source dir}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() {
-  "$@" >"$W/run.out" 2>"$W/run.err"
-  RC=$?
-  OUT=$(cat "$W/run.out")
-  ERR=$(cat "$W/run.err")
-}
-has() { grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]"; }
-summary() { sed -n "s/^  $1 *\([0-9][0-9]*\).*/\1/p" <<<"$OUT" | head -1; }
+. "$(dirname "$0")/lib/scratch.sh"
 manifest() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
 region_rows() { awk '/^  region /{t=1; next} t && NF == 5 {s += $2} END {print s + 0}' <<<"$OUT"; }
 rows_in_files() { # distinct rows over every HFile of an output

@@ -12,19 +12,8 @@
 # directory back with its empty family folders, and created it to do so. rekey
 # shares the rule (tests/cli/rekey_hostile.sh).
 # usage: build_failed_out.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-W=$(mktemp -d)
+. "$(dirname "$0")/lib/scratch.sh"
 trap 'chmod -R u+w "$W" 2>/dev/null; rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() {
-  "$@" >"$W/out" 2>"$W/err"
-  RC=$?
-  ERR=$(cat "$W/err")
-}
-has() { grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]: $1"; }
 # failed WHAT: exit 1, 'nothing was published', no staging directory anywhere
 failed() {
   [ "$RC" -eq 1 ] || fail "$1: exit $RC, expected 1: $ERR"

@@ -14,15 +14,7 @@
 # output parent or rejects path fails before the first record is read, naming
 # the path.
 # usage: build_interrupt.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-SRC=$(readlink -f "${2:?source dir}")
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-has() { grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]"; }
+. "$(dirname "$0")/lib/scratch.sh"
 nothing_left() { # OUTDIR TMPDIR WHAT
   [ -e "$1/_SUCCESS" ] && fail "$3: _SUCCESS present"
   [ -e "$1/manifest.json" ] && fail "$3: manifest.json present"

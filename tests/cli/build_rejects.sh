@@ -11,24 +11,9 @@
 # column stores the input bytes as they are, like ImportTsv) — checked here so
 # that a change of that behaviour is noticed.
 # usage: build_rejects.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-SRC=${2:?source dir}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
+. "$(dirname "$0")/lib/scratch.sh"
 TAB=$'\t'
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() {
-  "$@" >"$W/run.out" 2>"$W/run.err"
-  RC=$?
-  OUT=$(cat "$W/run.out")
-  ERR=$(cat "$W/run.err")
-}
-has() { grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]"; }
 # summary COUNT-NAME: the number on the summary line
-summary() { sed -n "s/^  $1 *\([0-9][0-9]*\).*/\1/p" <<<"$OUT" | head -1; }
 nothing_published() { # DIR WHAT
   [ -e "$1/_SUCCESS" ] && fail "$2: _SUCCESS present"
   local vis

@@ -6,21 +6,7 @@
 # reason naming the field; records read = written + rejected; the FIELDS/LINES options are
 # checked; plan, lint and splits read the same records.
 # usage: dumps.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() {
-  "$@" >"$W/run.out" 2>"$W/run.err"
-  RC=$?
-  OUT=$(cat "$W/run.out")
-  ERR=$(cat "$W/run.err")
-}
-has() { grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]"; }
-summary() { sed -n "s/^  $1 *\([0-9][0-9]*\).*/\1/p" <<<"$OUT" | head -1; }
+. "$(dirname "$0")/lib/scratch.sh"
 cells() { for f in "$1"/cf/*; do "$H" inspect --cells --tsv "$f"; done | cut -f1,3,6 | LC_ALL=C sort; }
 
 # ---- mysql: SELECT ... INTO OUTFILE defaults ----

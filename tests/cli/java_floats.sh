@@ -7,13 +7,7 @@
 # bytes are read back with `inspect --cells --tsv` and compared as hex with the
 # IEEE bits (computed with Python's struct.pack('>d'/'>f')).
 # usage: java_floats.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib/scratch.sh"
 
 {
   printf 'id,d,f\n'

@@ -7,13 +7,7 @@
 # HFiles build writes (from build's summary and `inspect --cells`), under
 # --empty-row skip and marker, --empty store, and for a MySQL dump's NULLs.
 # usage: plan_empty_rows.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib/scratch.sh"
 
 # 3,000 records with unique ids; about 30% have every non-key field empty, others
 # some of them; n is mapped as long (8 bytes), so value sizes differ from the text

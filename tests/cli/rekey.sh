@@ -7,15 +7,7 @@
 # merges old rows, a missing --from, inputs and build-only flags fail with a
 # clear message and publish nothing.
 # usage: rekey.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-SRC=$(readlink -f "${2:?source dir}")
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-has() { grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]: $1"; }
+. "$(dirname "$0")/lib/scratch.sh"
 cells() { for f in "$1"/*/*; do "$H" inspect --cells --tsv "$f"; done | LC_ALL=C sort; }
 python3 "$SRC/tools/make_sample.py" 40000 in.csv
 TS=1720695600000

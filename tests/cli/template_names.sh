@@ -6,20 +6,7 @@
 # bare, {Order Id}, the error says exactly what to write, against the input's
 # columns (build, lint --input) or as a guess without them (key, lint).
 # usage: template_names.sh HFILEGEN_BINARY SOURCE_DIR
-set -u
-H=$(readlink -f "${1:?hfilegen binary}")
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() {
-  "$@" >"$W/out" 2>"$W/err"
-  RC=$?
-  OUT=$(cat "$W/out")
-  ERR=$(cat "$W/err")
-}
-has() { grep -qF -- "$2" <<<"$1" || fail "$3: output lacks [$2]: $1"; }
+. "$(dirname "$0")/lib/scratch.sh"
 lacks() { ! grep -qF -- "$2" <<<"$1" || fail "$3: output holds [$2]"; }
 
 printf 'id,Order Id,"say ""hi""",Stra\xc3\x9fe,2nd\n1,A-7,x,s1,n1\n2,B-9,y,s2,n2\n3,C-4,z,s3,n3\n' >in.csv
