@@ -73,19 +73,20 @@ def remove_rejects_if_none(job, rejected):
             os.unlink(p)
 
 
-def run_local(args, timestamp=None):
-    """The whole job in this process through the bindings (for notebooks and tests)."""
-    from hfilegen.core import Job
+def run_parts_local(job, nparts, read_part, finish_job):
+    """A job in this process through the bindings: every part read in order
+    (read_part(i) -> (table, rejects, stats)), every region emitted, then
+    finish_job(job, reads, emits), whose summary it returns; on any failure the
+    job is aborted (nothing loadable is left) and the error raised."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    job = Job(args, timestamp)
     wd = work_dir(job.out_dir)
     clean_work(wd)
     job.begin()
     try:
         reads, tables = [], []
-        for i in range(len(job.inputs)):
-            t, rej, st = job.read_file(i)
+        for i in range(nparts):
+            t, rej, st = read_part(i)
             reads.append((i, rej, st))
             tables.append(t)
         keyed = pa.concat_tables(tables)
@@ -97,11 +98,17 @@ def run_local(args, timestamp=None):
             files, c = job.emit(r, d, part)
             c["region"] = r
             emits.append((files, c))
-        s = finish(job, reads, emits)
-        return s
+        return finish_job(job, reads, emits)
     except BaseException:
         job.abort()
         raise
     finally:
         clean_work(wd)
         job.close()
+
+
+def run_local(args, timestamp=None):
+    """The whole job in this process through the bindings (for notebooks and tests)."""
+    from hfilegen.core import Job
+    job = Job(args, timestamp)
+    return run_parts_local(job, len(job.inputs), job.read_file, finish)

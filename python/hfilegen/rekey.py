@@ -146,32 +146,6 @@ def run_local(rekey, args, timestamp=None):
     """The whole re-keying in this process through the bindings, old region by old region
     (for notebooks and tests): what hfilegen.spark rekey runs in tasks. Returns the
     summary; raises HfilegenError with nothing loadable left in the output."""
-    import os
-    import pyarrow as pa
-    import pyarrow.compute as pc
     from hfilegen import driver as drv
     job = RekeyJob(args, rekey, timestamp)
-    wd = drv.work_dir(job.out_dir)
-    drv.clean_work(wd)
-    job.begin()
-    try:
-        reads, tables = [], []
-        for i in range(job.old_regions):
-            t, rej, st = job.read_region(i)
-            reads.append((i, rej, st))
-            tables.append(t)
-        keyed = pa.concat_tables(tables)
-        emits = []
-        for r in range(job.regions):
-            d = os.path.join(wd, "r%d" % r)
-            os.makedirs(d, exist_ok=True)
-            files, c = job.emit(r, d, keyed.filter(pc.equal(keyed["region"], r)))
-            c["region"] = r
-            emits.append((files, c))
-        return finish(job, reads, emits)
-    except BaseException:
-        job.abort()
-        raise
-    finally:
-        drv.clean_work(wd)
-        job.close()
+    return drv.run_parts_local(job, job.old_regions, job.read_region, finish)
