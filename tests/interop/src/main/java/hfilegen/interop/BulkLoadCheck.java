@@ -20,7 +20,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
@@ -70,11 +69,7 @@ public final class BulkLoadCheck {
       : System.getProperty("java.io.tmpdir") + "/hfilegen-minicluster-" + ProcessHandle.current()
         .pid());
     Files.createDirectories(base);
-    System.setProperty("test.build.data.basedirectory", base.toAbsolutePath().toString());
-    Configuration conf = HBaseConfiguration.create();
-    conf.set("hadoop.tmp.dir", base.resolve("hadoop-tmp").toAbsolutePath().toString());
-    conf.setInt("hbase.master.info.port", -1);
-    conf.setInt("hbase.regionserver.info.port", -1);
+    Configuration conf = MiniConf.create(base);
     conf.setBoolean("hbase.regionserver.checksum.verify", true);
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
     int passed = 0;

@@ -18,7 +18,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
@@ -331,11 +330,7 @@ public final class LiveTableCheck {
     String given = System.getProperty("bulkcheck.dir");
     Path base = given != null ? Paths.get(given + "-live") : work.resolve("minicluster");
     Files.createDirectories(base);
-    System.setProperty("test.build.data.basedirectory", base.toAbsolutePath().toString());
-    Configuration conf = HBaseConfiguration.create();
-    conf.set("hadoop.tmp.dir", base.resolve("hadoop-tmp").toAbsolutePath().toString());
-    conf.setInt("hbase.master.info.port", -1);
-    conf.setInt("hbase.regionserver.info.port", -1);
+    Configuration conf = MiniConf.create(base);
     // the split parent stays in meta (split=true, offline=true) as long as the janitor sleeps
     conf.setInt("hbase.catalogjanitor.interval", 3600000);
     HBaseTestingUtility util = new HBaseTestingUtility(conf);

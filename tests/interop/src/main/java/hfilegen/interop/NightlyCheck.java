@@ -13,7 +13,6 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
@@ -43,21 +42,13 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public final class NightlyCheck {
   private static final PrintStream OUT = System.out;
-  private static int passed;
-  private static int failed;
+  private static final Tally TALLY = new Tally(OUT);
 
   private NightlyCheck() {
   }
 
   private static void check(String what, boolean ok, String detail) {
-    if (ok) {
-      passed++;
-      OUT.println("PASS " + what);
-    } else {
-      failed++;
-      OUT.println("FAIL " + what + (detail == null || detail.isEmpty() ? "" : ": " + detail));
-    }
-    OUT.flush();
+    TALLY.check(what, ok, detail);
   }
 
   /** Bytes as tests/db/nightly_scan.c prints them: printable ASCII but '\', else \xNN. */
@@ -165,11 +156,7 @@ public final class NightlyCheck {
     String given = System.getProperty("bulkcheck.dir");
     Path base = given != null ? Paths.get(given + "-nightly") : cases.resolve("minicluster");
     Files.createDirectories(base);
-    System.setProperty("test.build.data.basedirectory", base.toAbsolutePath().toString());
-    Configuration conf = HBaseConfiguration.create();
-    conf.set("hadoop.tmp.dir", base.resolve("hadoop-tmp").toAbsolutePath().toString());
-    conf.setInt("hbase.master.info.port", -1);
-    conf.setInt("hbase.regionserver.info.port", -1);
+    Configuration conf = MiniConf.create(base);
     conf.setBoolean("hbase.regionserver.compaction.enabled", false);
     conf.setInt("hbase.hstore.compactionThreshold", 1000);
     conf.setInt("hbase.hstore.blockingStoreFiles", 1000);
@@ -180,7 +167,7 @@ public final class NightlyCheck {
         .numRegionServers(1).build());
     } catch (Throwable t) {
       OUT.println("FAIL mini cluster: could not start: " + Fail.describe(t));
-      OUT.println(passed + " passed, " + (failed + 1) + " failed");
+      OUT.println(TALLY.passed + " passed, " + (TALLY.failed + 1) + " failed");
       OUT.flush();
       Runtime.getRuntime().halt(1);
       return;
@@ -235,8 +222,8 @@ public final class NightlyCheck {
           firstDiff(colGets, want));
       }
     }
-    OUT.println(passed + " passed, " + failed + " failed");
+    OUT.println(TALLY.passed + " passed, " + TALLY.failed + " failed");
     OUT.flush();
-    Runtime.getRuntime().halt(failed == 0 ? 0 : 1);
+    Runtime.getRuntime().halt(TALLY.failed == 0 ? 0 : 1);
   }
 }

@@ -15,7 +15,6 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.PrivateCellUtil;
@@ -74,21 +73,13 @@ public final class RekeyCheck {
   private static final long TIMEOUT_S = 300;
   private static final String SPLIT_ROW = "5";
 
-  private static int passed;
-  private static int failed;
+  private static final Tally TALLY = new Tally(OUT);
 
   private RekeyCheck() {
   }
 
   private static void check(String what, boolean ok, String detail) {
-    if (ok) {
-      passed++;
-      OUT.println("PASS " + what);
-    } else {
-      failed++;
-      OUT.println("FAIL " + what + (detail == null || detail.isEmpty() ? "" : ": " + detail));
-    }
-    OUT.flush();
+    TALLY.check(what, ok, detail);
   }
 
   private static byte[] b(String s) {
@@ -525,11 +516,7 @@ public final class RekeyCheck {
     String given = System.getProperty("bulkcheck.dir");
     Path base = given != null ? Paths.get(given + "-rekey") : work.resolve("minicluster");
     Files.createDirectories(base);
-    System.setProperty("test.build.data.basedirectory", base.toAbsolutePath().toString());
-    Configuration conf = HBaseConfiguration.create();
-    conf.set("hadoop.tmp.dir", base.resolve("hadoop-tmp").toAbsolutePath().toString());
-    conf.setInt("hbase.master.info.port", -1);
-    conf.setInt("hbase.regionserver.info.port", -1);
+    Configuration conf = MiniConf.create(base);
     conf.setInt("hbase.catalogjanitor.interval", 3600000);
     conf.setBoolean("hbase.regionserver.compaction.enabled", false);
     conf.setInt("hbase.hstore.compactionThreshold", 1000);
@@ -547,7 +534,7 @@ public final class RekeyCheck {
       root = Paths.get(util.getDefaultRootDirPath().toUri().getPath());
     } catch (Throwable t) {
       OUT.println("FAIL mini cluster: could not start or fill the old table: " + Fail.describe(t));
-      OUT.println(passed + " passed, " + (failed + 1) + " failed");
+      OUT.println(TALLY.passed + " passed, " + (TALLY.failed + 1) + " failed");
       OUT.flush();
       Runtime.getRuntime().halt(1);
       return;
@@ -692,8 +679,8 @@ public final class RekeyCheck {
       check("... loads and equals TableSnapshotScanner", lerr == null
         && got.equals(untagged(want)), lerr != null ? lerr : firstDiff(got, untagged(want)));
     }
-    OUT.println(passed + " passed, " + failed + " failed");
+    OUT.println(TALLY.passed + " passed, " + TALLY.failed + " failed");
     OUT.flush();
-    Runtime.getRuntime().halt(failed == 0 ? 0 : 1);
+    Runtime.getRuntime().halt(TALLY.failed == 0 ? 0 : 1);
   }
 }
