@@ -62,12 +62,12 @@ static int io_failed(hfg_writer *w, int rc, const char *what, uint64_t off) {
 }
 
 static int sink_out(hfg_writer *w, const uint8_t *p, size_t n) {
-  int rc = hfg_io_pwrite_all(w->fd, p, n, w->pos - n, &w->direct);
+  int direct = 0; /* the page cache's path: O_DIRECT writes go through aout */
+  int rc = hfg_io_pwrite_all(w->fd, p, n, w->pos - n, &direct);
   if (rc) return io_failed(w, rc, "write at offset", w->pos - n);
   /* a file to be fsynced goes to disk as it is written, a few MB at a time, so
-   * that the fsync at its end (a core idle while it waits) has little left;
-   * O_DIRECT writes are on the disk when they return */
-  if (w->o.fsync && !w->direct && w->pos - w->writeback_from >= HFG_WRITEBACK_STEP) {
+   * that the fsync at its end (a core idle while it waits) has little left */
+  if (w->o.fsync && w->pos - w->writeback_from >= HFG_WRITEBACK_STEP) {
     hfg_io_writeback(w->fd, w->writeback_from, w->pos - w->writeback_from);
     w->writeback_from = w->pos;
   }
@@ -478,7 +478,6 @@ int hfg_writer_open(const char *path, const char *family, const hfg_writer_optio
       direct = 0;
     }
   }
-  w->direct = direct;
   /* O_DIRECT: 4 chunks, one filled here while the thread writes the others */
   if (direct && !(w->aout = hfg_aout_new(w->fd, 1, w->chunk, w->dio_align, 4)))
     return hfg_err_set(&w->err, HFG_ENOMEM, "out of memory");

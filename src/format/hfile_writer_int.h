@@ -71,9 +71,9 @@ struct hfg_writer {
                          written (hfg_w_sink_write), fewer than chunk */
   size_t chunk;       /* o.write_chunk, or HFG_WRITE_CHUNK_DEFAULT */
   uint64_t writeback_from; /* bytes before it were handed to writeback (hfg_io_writeback) */
-  int direct;         /* fd was opened with O_DIRECT: every byte goes through aout */
   size_t dio_align;   /* O_DIRECT's unit for buffer address, offset and length */
-  hfg_aout *aout;     /* O_DIRECT: the chunks' writer thread (util/aout.h) */
+  hfg_aout *aout;     /* fd was opened with O_DIRECT: every byte goes through the
+                         chunks' writer thread (util/aout.h) */
   uint8_t *dcur;      /* the aout buffer being filled (NULL: none taken yet) */
   size_t dlen;        /* bytes in it */
   int64_t prev_offset[HFG_BT_COUNT_];

@@ -533,7 +533,7 @@ static void write_chunked(const char *path, uint32_t chunk, hfg_codec codec, int
   o.write_chunk = chunk;
   hfg_writer *w = NULL;
   REQUIRE((path ? hfg_writer_open(path, "cf", &o, &w) : hfg_writer_open_mem("cf", &o, &w)) == 0);
-  if (used) *used = w->direct;
+  if (used) *used = w->aout != NULL;
   char row[32], val[300];
   uint64_t s = 7;
   for (int i = 0; i < 3000; i++) {
