@@ -407,11 +407,13 @@ static int emit_region(job *j, size_t region) {
 
 static void *emit_worker(void *arg) {
   job *j = arg;
+  if (j->pool) hfg_block_pool_producers(j->pool, +1);
   for (;;) {
     size_t r = atomic_fetch_add(&j->next_region, 1);
     if (r > j->splits.n || atomic_load(&j->failed)) break;
     emit_region(j, r);
   }
+  if (j->pool) hfg_block_pool_producers(j->pool, -1);
   return NULL;
 }
 

@@ -64,7 +64,13 @@ struct hfg_block_pool {
   int stop;
   worker *w;
   unsigned nworkers;
+  unsigned producers;       /* threads submitting blocks now (hfg_block_pool_producers) */
+  uint64_t worker_blocks;   /* blocks the workers encoded */
 };
+
+/* Whether the workers take blocks as they are submitted: only while some
+ * core has no producer of its own (called locked). */
+static int workers_help(const hfg_block_pool *p) { return p->producers < p->nworkers; }
 
 static void q_push(hfg_block_pool *p, slot *x) {
   x->next = NULL;
@@ -131,13 +137,17 @@ static void *worker_main(void *arg) {
      * every few tens of µs, and a futex sleep and wake-up per block left about
      * a fifth of two cores idle in one region's emit (bench/threads.sh: 1 region
      * at --threads 2, 1.32× of 1 thread before, 1.6× after); yielding also
-     * hands the core to the writer's thread when threads outnumber cores. */
-    for (int spin = 0; spin < 200 && !p->qhead && !p->stop; spin++) {
+     * hands the core to the writer's thread when threads outnumber cores.
+     * With a producer for every worker there is no core to spare: no spin,
+     * and no wake-up (submit signals none), each producer encodes its own
+     * blocks; the context switches of spinning cost a tenth of the job's CPU
+     * without compression (bench/ab.sh, 10 regions at --threads 2). */
+    for (int spin = 0; spin < 200 && !p->qhead && !p->stop && workers_help(p); spin++) {
       pthread_mutex_unlock(&p->mu);
       sched_yield();
       pthread_mutex_lock(&p->mu);
     }
-    while (!p->qhead && !p->stop) pthread_cond_wait(&p->work, &p->mu);
+    while (!p->stop && (!p->qhead || !workers_help(p))) pthread_cond_wait(&p->work, &p->mu);
     if (p->stop) break;
     slot *x = p->qhead;
     q_unlink(p, x);
@@ -147,6 +157,7 @@ static void *worker_main(void *arg) {
     encode(x, worker_encoder(w, &st));
     pthread_mutex_lock(&p->mu);
     x->state = S_DONE;
+    p->worker_blocks++;
     pthread_cond_signal(&x->s->done);
   }
   pthread_mutex_unlock(&p->mu);
@@ -165,7 +176,9 @@ hfg_block_pool *hfg_block_pool_new(unsigned workers) {
   for (unsigned i = 0; i < workers; i++) {
     p->w[i].pool = p;
     if (pthread_create(&p->w[i].th, NULL, worker_main, &p->w[i])) break;
+    pthread_mutex_lock(&p->mu); /* the workers started read it (workers_help) */
     p->nworkers++;
+    pthread_mutex_unlock(&p->mu);
   }
   if (p->nworkers < workers && p->nworkers == 0) {
     hfg_block_pool_free(p);
@@ -188,6 +201,21 @@ void hfg_block_pool_free(hfg_block_pool *p) {
   pthread_mutex_destroy(&p->mu);
   hfg_free(p->w);
   hfg_free(p);
+}
+
+void hfg_block_pool_producers(hfg_block_pool *p, int delta) {
+  pthread_mutex_lock(&p->mu);
+  int before = workers_help(p);
+  p->producers = (unsigned)((int)p->producers + delta);
+  if (!before && workers_help(p)) pthread_cond_broadcast(&p->work); /* blocks queued meanwhile */
+  pthread_mutex_unlock(&p->mu);
+}
+
+uint64_t hfg_block_pool_worker_blocks(hfg_block_pool *p) {
+  pthread_mutex_lock(&p->mu);
+  uint64_t n = p->worker_blocks;
+  pthread_mutex_unlock(&p->mu);
+  return n;
 }
 
 hfg_block_stream *hfg_block_stream_new(hfg_block_pool *p, unsigned slots, hfg_codec codec,
@@ -260,7 +288,7 @@ int hfg_block_stream_submit(hfg_block_stream *s, hfg_block_type type, hfg_buf *o
   x->state = S_QUEUED;
   if (p->nworkers) {
     q_push(p, x);
-    pthread_cond_signal(&p->work);
+    if (workers_help(p)) pthread_cond_signal(&p->work);
   }
   pthread_mutex_unlock(&p->mu);
   return 0;

@@ -39,6 +39,15 @@ hfg_block_pool *hfg_block_pool_new(unsigned workers);
 /* Stops and joins the workers; every stream must have been freed. NULL ok. */
 void hfg_block_pool_free(hfg_block_pool *p);
 
+/* delta (+1 or -1): a thread starts or stops submitting blocks (to any of
+ * its streams). While the producers are as many as the workers, or more, the
+ * workers neither spin nor wake for new blocks: each producer encodes its own
+ * when it retires them (the bytes are the same). Default 0 producers: the
+ * workers take every block. */
+void hfg_block_pool_producers(hfg_block_pool *p, int delta);
+/* Blocks the pool's workers encoded so far (not those their streams' own threads did). */
+uint64_t hfg_block_pool_worker_blocks(hfg_block_pool *p);
+
 /* A stream of blocks encoded with one codec setting; slots >= 1. NULL on ENOMEM. */
 hfg_block_stream *hfg_block_stream_new(hfg_block_pool *p, unsigned slots, hfg_codec codec,
                                        int level, hfg_checksum_type checksum,

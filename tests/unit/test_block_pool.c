@@ -13,6 +13,7 @@
  * same deflate bytes;
  * HFG_TEST_GZ_BYTES=1 compares their bytes too. */
 #include <pthread.h>
+#include <time.h>
 
 #include "format/block.h"
 #include "format/block_pool.h"
@@ -203,6 +204,47 @@ TEST(pool_shared_by_threads) {
     pthread_join(th[i], NULL);
     CHECK(args[i].ok);
   }
+  hfg_block_pool_free(pool);
+}
+
+/* Whether a worker encodes some block within 10 s (polls the pool's count). */
+static int worker_took_one(hfg_block_pool *pool, uint64_t before) {
+  for (int i = 0; i < 1000; i++) {
+    if (hfg_block_pool_worker_blocks(pool) > before) return 1;
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
+  return 0;
+}
+
+/* With a producer for every worker, the workers leave every block to its own
+ * stream's thread (same bytes); once a producer stops, they wake for the
+ * blocks queued meanwhile. */
+TEST(pool_producers_keep_their_blocks) {
+  hfg_block_pool *pool = hfg_block_pool_new(2);
+  REQUIRE(pool != NULL);
+  shape sh = {HFG_CODEC_LZ4, HFG_BLOOM_ROW, HFG_CHECKSUM_CRC32C, 512, 300, 256, 512, 1500};
+  hfg_block_pool_producers(pool, +1);
+  hfg_block_pool_producers(pool, +1);
+  CHECK(same_file(&sh, pool, 4, 1));
+  CHECK(hfg_block_pool_worker_blocks(pool) == 0);
+  hfg_block_stream *s = hfg_block_stream_new(pool, 2, HFG_CODEC_LZ4, 0, HFG_CHECKSUM_CRC32C, 512);
+  REQUIRE(s != NULL);
+  static const uint8_t payload[4000] = {1, 2, 3};
+  REQUIRE(hfg_block_stream_submit(s, HFG_BT_DATA, NULL, payload, sizeof payload) == 0);
+  struct timespec ts = {0, 50 * 1000 * 1000};
+  nanosleep(&ts, NULL);
+  CHECK(hfg_block_pool_worker_blocks(pool) == 0); /* queued, left to its stream's thread */
+  hfg_block_pool_producers(pool, -1);
+  CHECK(worker_took_one(pool, 0));
+  uint8_t *blk;
+  size_t len;
+  hfg_block_info info;
+  hfg_err err = {0};
+  CHECK(hfg_block_stream_oldest(s, &blk, &len, &info, &err) == 0);
+  hfg_block_stream_pop(s);
+  hfg_block_stream_free(s);
+  hfg_block_pool_producers(pool, -1);
   hfg_block_pool_free(pool);
 }
 
