@@ -242,9 +242,12 @@ static int emit_row(job *j, size_t region, fwriter *fws, const uint8_t *rec, siz
   const hfg_cellcol *cols = j->cols;
   const size_t ncols = j->ncols;
   for (size_t i = 0; i < ncols; i++) {
-    uint32_t vl = hfg_get_be32(q);
-    q += 4;
-    if (vl == ABSENT) continue;
+    size_t vl = *q++;
+    if (__builtin_expect(vl >= LEN_ABSENT, 0)) {
+      if (vl == LEN_ABSENT) continue;
+      vl = hfg_get_be32(q);
+      q += 4;
+    }
     size_t f = cols[i].family;
     if (n && f != fam) {
       if (emit_family_row(j, region, fam, &fws[fam], key, klen, ts, puts, n, rs)) return -1;

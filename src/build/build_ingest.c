@@ -48,9 +48,9 @@ int hfg_build_reject(job *j, const hfg_record *r, const char *reason) {
   return 0;
 }
 
-/* Payload of a sorted row: ts:be64 line:be64 file:be16, then per cell column
- * len:be32 (ABSENT = no cell: an empty value skipped, or a NULL, counted in
- * *nulls) and the encoded value. */
+/* Payload of a sorted row (build_internal.h): ts:be64 line:be64 file:be16,
+ * then per cell column its length (LEN_ABSENT = no cell: an empty value
+ * skipped, or a NULL, counted in *nulls) and the encoded value. */
 int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t file_idx,
                       hfg_buf *pl, uint64_t *nulls, char *why, size_t whylen) {
   if (j->changes) return hfg_changes_payload(j, fields, line, file_idx, pl, nulls, why, whylen);
@@ -69,7 +69,7 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
    * at the end. */
   const hfg_cellcol *cols = j->cols;
   const size_t ncols = j->ncols;
-  const size_t head = 18 + 4 * ncols;
+  const size_t head = 18 + LEN_MAX_HEAD * ncols;
   if (pl->cap - pl->len < head && hfg_buf_reserve(pl, head)) return HFG_ENOMEM;
   uint8_t *w = pl->p + pl->len, *end = pl->p + pl->cap; /* end: reloaded when pl grows */
   hfg_put_be64(w, (uint64_t)ts);
@@ -82,33 +82,40 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
     const size_t len = f->len;
     const size_t room = (size_t)(end - w);
     if (__builtin_expect(len && cols[i].enc == HFG_VALUE_TEXT, 1)) { /* the bytes as they are */
-      if (__builtin_expect(room < 4 + len, 0)) {
+      if (__builtin_expect(room < LEN_MAX_HEAD + len, 0)) {
         pl->len = (size_t)(w - pl->p);
-        if (hfg_buf_reserve(pl, 4 + len)) return *nulls = nnull, HFG_ENOMEM;
+        if (hfg_buf_reserve(pl, LEN_MAX_HEAD + len)) return *nulls = nnull, HFG_ENOMEM;
         w = pl->p + pl->len;
         end = pl->p + pl->cap;
       }
-      hfg_put_be32(w, (uint32_t)len);
-      hfg_copy(w + 4, (const uint8_t *)f->p, len);
-      w += 4 + len;
+      if (__builtin_expect(len < LEN_ABSENT, 1)) {
+        *w++ = (uint8_t)len;
+      } else {
+        *w = LEN_WIDE;
+        hfg_put_be32(w + 1, (uint32_t)len);
+        w += 5;
+      }
+      hfg_copy(w, (const uint8_t *)f->p, len);
+      w += len;
       continue;
     }
-    if (!hfg_colmap_field_is_cell(f, j->o->empty)) { /* no cell (the rule plan shares) */
-      nnull += (uint64_t)f->is_null;
-      if (room < 4) {
+    const int cell = hfg_colmap_field_is_cell(f, j->o->empty); /* the rule plan shares */
+    if (!cell || cols[i].enc == HFG_VALUE_TEXT) { /* no cell, or an empty text one */
+      if (!cell) nnull += (uint64_t)f->is_null;
+      if (room < 1) {
         pl->len = (size_t)(w - pl->p);
-        if (hfg_buf_reserve(pl, 4)) return *nulls = nnull, HFG_ENOMEM;
+        if (hfg_buf_reserve(pl, 1)) return *nulls = nnull, HFG_ENOMEM;
         w = pl->p + pl->len;
         end = pl->p + pl->cap;
       }
-      hfg_put_be32(w, ABSENT);
-      w += 4;
+      *w++ = cell ? 0 : LEN_ABSENT;
       continue;
     }
+    /* an encoded value's length is known once it is there: the wide form */
     pl->len = (size_t)(w - pl->p);
     *nulls = nnull;
     size_t at = pl->len;
-    if (hfg_buf_put_be32(pl, 0)) return HFG_ENOMEM;
+    if (hfg_buf_put_u8(pl, LEN_WIDE) || hfg_buf_put_be32(pl, 0)) return HFG_ENOMEM;
     char err[256];
     int rc = hfg_value_encode(cols[i].enc, f->p, len, pl, err, sizeof err);
     if (rc == HFG_ENOMEM) return rc;
@@ -118,7 +125,7 @@ int hfg_build_payload(job *j, const hfg_field *fields, uint64_t line, uint16_t f
       snprintf(why, whylen, "%s: %.200s", col, err);
       return HFG_EPARSE;
     }
-    hfg_put_be32(pl->p + at, (uint32_t)(pl->len - at - 4));
+    hfg_put_be32(pl->p + at + 1, (uint32_t)(pl->len - at - 5));
     w = pl->p + pl->len;
     end = pl->p + pl->cap;
   }

@@ -2,9 +2,10 @@
  * refusals (empty key, over HBase's limit, an intermediate value over the
  * scratch, a NULL key column, eval's own reasons) with *klenp 0, and
  * hfg_build_payload's layout written out here byte by byte: header, text
- * values, ABSENT for a skipped empty value or a NULL (counted), an empty value
- * stored, a typed value, its error, and a buffer that must grow at every
- * value. */
+ * values with one-byte lengths (up to 253 bytes) or wide ones (LEN_WIDE and
+ * be32: from 254 bytes, and every typed value), LEN_ABSENT for a skipped
+ * empty value or a NULL (counted), an empty value stored, a typed value, its
+ * error, and a buffer that must grow at every value. */
 #include "build/build_internal.h"
 #include "t.h"
 #include "util/alloc.h"
@@ -84,16 +85,21 @@ static size_t expected(const pl_case *c, size_t n, int store_empty, uint8_t *out
   for (size_t i = 0; i < n; i++) {
     if (c[i].len == 0 && (c[i].is_null || !store_empty)) {
       *nulls += (uint64_t)c[i].is_null;
-      hfg_put_be32(out + k, ABSENT);
-      k += 4;
+      out[k++] = 0xfe;
     } else if (c[i].enc == HFG_VALUE_LONG) {
-      hfg_put_be32(out + k, 8);
-      hfg_put_be64(out + k + 4, (uint64_t)strtoll(c[i].text, NULL, 10));
-      k += 12;
+      out[k] = 0xff;
+      hfg_put_be32(out + k + 1, 8);
+      hfg_put_be64(out + k + 5, (uint64_t)strtoll(c[i].text, NULL, 10));
+      k += 13;
+    } else if (c[i].len < 254) {
+      out[k++] = (uint8_t)c[i].len;
+      memcpy(out + k, c[i].text, c[i].len);
+      k += c[i].len;
     } else {
-      hfg_put_be32(out + k, (uint32_t)c[i].len);
-      memcpy(out + k + 4, c[i].text, c[i].len);
-      k += 4 + c[i].len;
+      out[k] = 0xff;
+      hfg_put_be32(out + k + 1, (uint32_t)c[i].len);
+      memcpy(out + k + 5, c[i].text, c[i].len);
+      k += 5 + c[i].len;
     }
   }
   return k;
@@ -135,12 +141,14 @@ TEST(payload_layout) {
        {"", 0, 1, HFG_VALUE_LONG}, {longv, 17, 0, HFG_VALUE_TEXT}},
       {{"", 0, 0, HFG_VALUE_TEXT}, {"", 0, 0, HFG_VALUE_TEXT}, {"ab", 2, 0, HFG_VALUE_TEXT},
        {"9", 1, 0, HFG_VALUE_LONG}, {"xyz", 3, 0, HFG_VALUE_TEXT}},
+      {{longv, 253, 0, HFG_VALUE_TEXT}, {longv, 254, 0, HFG_VALUE_TEXT},
+       {"", 0, 1, HFG_VALUE_TEXT}, {"-1", 2, 0, HFG_VALUE_LONG}, {longv, 255, 0, HFG_VALUE_TEXT}},
   };
   hfg_buf pl = HFG_BUF_INIT;
   for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
     for (int store = 0; store < 2; store++) {
       if (store && r == 2) continue; /* a stored empty long is no long */
-      uint8_t want[1024];
+      uint8_t want[2048];
       uint64_t wnulls, nulls = 99;
       size_t wlen = expected(rows[r], 5, store, want, &wnulls);
       /* every starting room: the buffer grows at the header, before any value, or never */
