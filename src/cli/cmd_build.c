@@ -42,6 +42,7 @@ static const char USAGE[] =
     "hfile:   --codec none|gz|snappy|lz4|zstd-hadoop|zstd-hbase  --bloom none|row|rowcol|rowprefix:N\n"
     "         --block-size 64k  --checksum crc32c|crc32  --bytes-per-checksum 16k\n"
     "         --max-file-size 10g  --create-time MILLIS\n"
+    "         --no-direct-io (write through the page cache, not O_DIRECT: e.g. NFS)\n"
     "         --family-option FAMILY:KEY=VALUE  (codec, bloom, block-size, checksum,\n"
     "         bytes-per-checksum for one family)\n"
     "         --encoding none|prefix|diff|fast_diff|row_index_v1 (DATA_BLOCK_ENCODING;\n"

@@ -35,6 +35,7 @@ static const char USAGE[] =
     "         $HBASE_CONF_DIR/hbase-site.xml; --hbase-timeout MS); every family of the old\n"
     "         table must be one of the new table's\n"
     "run:     --memory 1g  --tmp-dir DIR  --threads N  --max-file-size 10g  --rejects FILE\n"
+    "         --no-direct-io (write through the page cache, not O_DIRECT)\n"
     "         --max-rejects N (old keys that do not parse)  --job-timestamp MILLIS (names\n"
     "         the files)  --quiet\n"
     "\n"

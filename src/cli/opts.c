@@ -327,6 +327,7 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   if (!strcmp(a, "--no-header")) { o->header = 0; header_given = 1; return 0; }
   if (!strcmp(a, "--header")) { o->header = 1; header_given = 1; return 0; }
   if (!strcmp(a, "--keep-key-columns")) { o->keep_key_columns = 1; return 0; }
+  if (!strcmp(a, "--no-direct-io")) { o->hfile.direct_io = 0; return 0; }
   if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) { cli_quiet = 1; return 0; }
   if (!v && cli_flag_takes_value(cli_command, a) == 1) {
     fprintf(stderr, "hfilegen %s: %s needs a value\n", cli_command, a);

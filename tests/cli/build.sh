@@ -95,7 +95,30 @@ check "no row is split across files" '[ $(for f in "$T"/roll/cf/*; do "$H" inspe
   --codec none --max-file-size 1k --quiet "$SRC/samples/orders.csv" 2> "$T/roll2.err"
 check "over 32 files per region fails, naming the limit" '[ $? -ne 0 ] && grep -q "more than 32 files" "$T/roll2.err" && [ -z "$(find "$T/roll2" -type f)" ]'
 
-# 9. bad flags are usage errors
+# 9. the HFiles go to the disk with O_DIRECT (none of their pages left in the page cache)
+#    where the file system takes it; --no-direct-io (and a job file's no_direct_io: true)
+#    writes them through the page cache: the same bytes, their pages resident after
+res_pages() { fincore -b -n -o RES "$@" | awk '{s += $1} END {print s + 0}'; }
+if ! command -v fincore >/dev/null; then
+  bad "fincore (util-linux-extra, tools/setup.sh) is missing: the page-cache checks cannot run"
+elif dd if=/dev/zero of="$T/direct.probe" bs=4096 count=1 oflag=direct 2>/dev/null; then
+  "$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/dio" \
+    --codec gz --timestamp $TS --quiet "$SRC/samples/orders.csv"
+  "$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/pc" \
+    --codec gz --timestamp $TS --quiet --no-direct-io "$SRC/samples/orders.csv"
+  printf 'no_direct_io: true\nrowkey: "{id %% 10}|{id}"\n' > "$T/pc.yaml"
+  "$H" build --job "$T/pc.yaml" --splits "$SRC/samples/splits/salt10.txt" --out "$T/pcj" \
+    --codec gz --timestamp $TS --quiet "$SRC/samples/orders.csv"
+  check "by default no HFile page stays in the page cache" '[ "$(res_pages "$T"/dio/cf/*)" -eq 0 ]'
+  check "--no-direct-io leaves them in the page cache" '[ "$(res_pages "$T"/pc/cf/*)" -ge "$(du -cb "$T"/pc/cf/* | tail -1 | cut -f1)" ]'
+  check "no_direct_io: true in a job file does the same" '[ "$(res_pages "$T"/pcj/cf/*)" -ge "$(du -cb "$T"/pcj/cf/* | tail -1 | cut -f1)" ]'
+  # (reading them puts them in the page cache: after the checks above)
+  check "O_DIRECT and page-cache outputs are byte-identical" 'diff -r "$T/dio" "$T/pc" >/dev/null && diff -r "$T/a" "$T/pcj" >/dev/null'
+else
+  echo "skip: $T takes no O_DIRECT writes (every HFile goes through the page cache)"
+fi
+
+# 10. bad flags are usage errors
 "$H" build --rowkey x --out "$T/z" --codec zstd "$SRC/samples/orders.csv" 2> "$T/z.err"
 check "bare zstd refused with an explanation" '[ $? -ne 0 ] && grep -q "zstd-hadoop" "$T/z.err"'
 
