@@ -233,7 +233,8 @@ int cli_is_usage_error(const char *err) {
       {"timestamp column '", "' is not a column"},
       {"--op-column '", "' is not a column"},
       {"--delete-if '", "' is not a column"},
-      {"check column '", "' is not a column of the result"}};
+      {"check column '", "' is not a column of the result"},
+      {"family '", "' is not a family of the table"}}; /* build --table: --family, --map */
   for (size_t k = 0; k < sizeof U / sizeof *U; k++)
     if (!strncmp(err, U[k].start, strlen(U[k].start)) && strstr(err, U[k].says)) return 1;
   return 0;

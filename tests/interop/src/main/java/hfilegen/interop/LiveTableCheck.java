@@ -583,6 +583,14 @@ public final class LiveTableCheck {
       && r.err.contains("family 'z': codec (command line), bloom row, block size (command line)")
       && bzSet.startsWith("gz,"), bzSet + "; " + r);
 
+    // 5c. columns mapped to a family the table lacks: completebulkload would refuse the
+    // files ("Unmatched family names"), so the build does, as a usage error (exit 2)
+    Path outNf = work.resolve("out-nofam");
+    r = run(work, buildArgs(h, zk, csv, outNf, "--map", "va=nofam:q"));
+    check("build --table refuses a column mapped to a family the table lacks (exit 2), "
+      + "naming it", r.rc == 2 && r.err.contains("family 'nofam' is not a family of the table")
+      && !Files.exists(outNf.resolve("_SUCCESS")), r.toString());
+
     // 6. clear errors in bounded time
     r = run(work, h, "splits", "--table", "live_disabled", "--zookeeper", zk);
     check("a disabled table is refused clearly", r.rc == 1 && r.err.contains("DISABLED")
