@@ -20,6 +20,28 @@ check "cells equal the independent oracle ($(wc -l < "$T/expected.tsv") cells)" 
 check "verify passes against the splits" '"$H" verify --quiet --splits "$SRC/samples/splits/salt10.txt" "$T/a" >/dev/null'
 check "no temporary names left" '[ -z "$(find "$T/a" -name "_*" ! -name _SUCCESS)" ]'
 
+# 1b. values of every length class the sort payload stores (one-byte lengths up to 253
+#     bytes, the wide form from 254; empty ones skipped), in memory and spilled, against
+#     the oracle
+python3 - "$T/lens.csv" <<'PY'
+import random, sys
+random.seed(7)
+sizes = [0, 1, 2, 252, 253, 254, 255, 256, 1000, 65535, 70000]
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    f.write("id,a,b,c\n")
+    for i in range(1, 400):
+        a, b, c = (random.choice(sizes) for _ in range(3))
+        f.write("%d,%s,%s,\"%s\"\n" % (i, "x" * a, "é" * (b // 2), "q,\"\"" * (c // 4)))
+PY
+python3 "$SRC/tests/cli/expected_cells.py" "$T/lens.csv" $TS > "$T/lens.want"
+for m in 1g 8m; do
+  "$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/lens-$m" \
+    --codec lz4 --timestamp $TS --memory $m --tmp-dir "$T" "$T/lens.csv" > "$T/lens-$m.out"
+  cells_of "$T/lens-$m" > "$T/lens.got"
+  check "values of 0..70,000 bytes equal the oracle's (--memory $m)" 'cmp -s "$T/lens.want" "$T/lens.got"'
+done
+check "the 8m build spilled, the 1g one did not" 'grep -q "spill runs *[1-9]" "$T/lens-8m.out" && grep -q "spill runs *0 " "$T/lens-1g.out"'
+
 # 2. a rerun with the same timestamp is byte-identical
 "$H" build --rowkey '{id % 10}|{id}' --splits "$SRC/samples/splits/salt10.txt" --out "$T/b" \
   --codec gz --timestamp $TS --quiet "$SRC/samples/orders.csv"
