@@ -193,7 +193,8 @@ int hfg_build_setup_job(job *j, hfg_record_reader *rr) {
                   "no column names: %s, the first input, holds no header row (it is empty or "
                   "blank); give --columns, or inputs with a header",
                   hfg_record_reader_input_name(rr, 0));
-    return fail(j, HFG_EINVAL, "no column names: give a header row or --columns");
+    return fail(j, HFG_EINVAL, "no column names: give a header row or --columns%s",
+                o->header ? "" : " (--no-header was given: name the columns with --columns)");
   }
   char msg[512];
   int crc = hfg_scheme_compile(o->rowkey, (const char *const *)names, ncols, &j->scheme, msg,

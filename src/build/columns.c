@@ -194,7 +194,10 @@ int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
     hfg_cellcol *cc = &m->cols[m->ncols];
     cc->column = c;
     if (hfg_value_encoding_parse(enc, &cc->enc))
-      return hfg_err_set(err, HFG_EINVAL, "column %s: unknown encoding '%s'", names[c], enc);
+      return hfg_err_set(err, HFG_EINVAL,
+                         "column '%s': unknown encoding '%s' (text, long, int, short, double, "
+                         "float, boolean, hex, base64)",
+                         names[c], enc);
     long f = add_family(m, fam, fl);
     cc->qualifier = hfg_malloc(ql + 1 + nl + 1); /* and the column's name after it */
     if (f < 0 || !cc->qualifier) {
@@ -210,7 +213,10 @@ int hfg_colmap_init(hfg_colmap *m, const char *const *names, size_t n,
     cc->family = (size_t)f;
     m->ncols++;
   }
-  if (m->ncols == 0) return hfg_err_set(err, HFG_EINVAL, "no column is mapped to a cell");
+  if (m->ncols == 0)
+    return hfg_err_set(err, HFG_EINVAL,
+                       "no column is mapped to a cell: every column is the key's or mapped to "
+                       "'-' (--keep-key-columns stores the key's columns as cells too)");
   qsort_r(m->cols, m->ncols, sizeof *m->cols, cellcol_cmp, m);
   return check_one_cell_per_key(m, names, err);
 }

@@ -234,7 +234,13 @@ int cli_is_usage_error(const char *err) {
       {"--op-column '", "' is not a column"},
       {"--delete-if '", "' is not a column"},
       {"check column '", "' is not a column of the result"},
-      {"family '", "' is not a family of the table"}}; /* build --table: --family, --map */
+      {"family '", "' is not a family of the table"}, /* build --table: --family, --map */
+      {"no column names: give", ""},
+      {"column mapping '", "': expected COL=FAMILY:QUALIFIER"},
+      {"column '", "': unknown encoding '"},
+      {"columns ", " both become the cell "},
+      {"no column is mapped to a cell", ""},
+      {"", " column names were given to rename them (--columns)"}};
   for (size_t k = 0; k < sizeof U / sizeof *U; k++)
     if (!strncmp(err, U[k].start, strlen(U[k].start)) && strstr(err, U[k].says)) return 1;
   return 0;

@@ -268,7 +268,7 @@ int cmd_build(int argc, char **argv) {
     }
     ps.total += (uint64_t)st.st_size;
   }
-  ps.quiet = cli_quiet;
+  ps.quiet = cli_quiet || cli_no_progress; /* --progress none: the summary stays */
   o.cancel = &cli_interrupted;
   cli_signals_begin("build", &o);
   hfg_build_summary s;
@@ -330,6 +330,11 @@ int cmd_build(int argc, char **argv) {
               (unsigned long long)s.records_read, S(s.records_read),
               (unsigned long long)s.records_rejected, (unsigned long long)s.records_without_cells,
               (unsigned long long)s.duplicates_dropped, S(s.duplicates_dropped), o.out_dir);
+    else if (s.records_rejected && cli_quiet) /* the summary says it otherwise */
+      fprintf(stderr, "hfilegen build: warning: %llu record%s rejected (--max-rejects %llu), "
+                      "written to %s\n",
+              (unsigned long long)s.records_rejected, S(s.records_rejected),
+              (unsigned long long)o.max_rejects, s.rejects_path);
     if (cli_interrupted)
       fprintf(stderr, "hfilegen build: %s arrived while publishing: the output is complete\n",
               cli_signal_name(cli_interrupted));

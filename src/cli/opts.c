@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 int cli_quiet;
+int cli_no_progress;
 
 static const char *family_opts[256]; /* --family-option values, in order */
 static size_t nfamily_opts;
@@ -463,8 +464,9 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
       return bad(a, v, "expected epoch milliseconds (a whole number, 0 or more)");
     o->hfile.create_time = (int64_t)n;
   } else if (!strcmp(a, "--progress")) {
-    if (!strcmp(v, "none")) cli_quiet = 1;
-    else if (strcmp(v, "plain")) return bad(a, v, "expected plain or none");
+    if (!strcmp(v, "none")) cli_no_progress = 1;
+    else if (!strcmp(v, "plain")) cli_no_progress = 0;
+    else return bad(a, v, "expected plain or none");
   } else if (!strcmp(a, "--job-timestamp")) {
     char *end;
     long long t = strtoll(v, &end, 10);

@@ -8,6 +8,7 @@
 #include "hfilegen/build.h"
 
 extern int cli_quiet;
+extern int cli_no_progress; /* --progress none: no progress lines (summary and warnings stay) */
 
 /* Parses "64k", "4g", "1048576" (binary units). 0 ok, -1 bad. */
 int cli_parse_size(const char *s, uint64_t *out);

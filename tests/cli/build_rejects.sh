@@ -172,6 +172,21 @@ for rj in out5/rej.tsv "$W/out5/_rejects.tsv"; do
   [ -f out5/_SUCCESS ] && [ "$(grep -c "r.csv" "$rj")" = 1 ] || fail "--rejects $rj: not published with its reject"
 done
 
+# ---- what is said: --quiet still warns of rejects kept under --max-rejects (a cron job's
+#      only output); --progress none drops the progress lines, not the summary ----
+rm -rf out6
+run "$H" "${ARGS[@]}" --max-rejects 5 --quiet --out out6 r.csv
+[ "$RC" -eq 0 ] && [ -z "$OUT" ] || fail "--quiet with a reject: exit $RC, stdout [$OUT]"
+has "$ERR" "warning: 1 record rejected (--max-rejects 5), written to out6/_rejects.tsv" "--quiet with a reject"
+rm -rf out7
+run "$H" "${ARGS[@]}" --max-rejects 5 --progress none --out out7 r.csv
+[ "$RC" -eq 0 ] || fail "--progress none: exit $RC: $ERR"
+has "$OUT$ERR" "records rejected  1" "--progress none keeps the summary"
+rm -rf out8
+printf 'id,name,amount\n40,x,1\n' >ok.csv
+run "$H" "${ARGS[@]}" --max-rejects 5 --quiet --out out8 ok.csv
+[ "$RC" -eq 0 ] && [ -z "$ERR" ] || fail "--quiet without a reject says nothing: exit $RC [$ERR]"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
   echo "0 passed, 1 failed"

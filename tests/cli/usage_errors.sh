@@ -72,6 +72,24 @@ exits 1 "cannot open" "${B[@]}" "$T/missing.csv"                  # runtime: sta
 exits 1 "duplicate rowkey" "${B[@]}" --rowkey '{status}' "$IN"
 exits 1 "cannot connect" "${B[@]}" "$PG"
 
+# ---- (d2) flags the input's columns refuse are usage errors too (they exited 1), each
+#      saying what to do ----------------------------------------------------------------------
+printf 'id,name,age\n1,x,5\n' > "$T/u.csv"
+U=("$H" build --rowkey '{id}' --out "$T/never" --quiet)
+exits 2 "no column names: give a header row or --columns (--no-header was given: name the columns with --columns)" \
+  "${U[@]}" --no-header "$T/u.csv"
+exits 2 "the header has 3 columns but 2 column names were given to rename them (--columns)" \
+  "${U[@]}" --header --columns id,name "$T/u.csv"
+exits 2 "column mapping 'name:cf:n': expected COL=FAMILY:QUALIFIER" "${U[@]}" --map name:cf:n "$T/u.csv"
+exits 2 "column 'name': unknown encoding 'strng' (text, long, int, short, double, float, boolean, hex, base64)" \
+  "${U[@]}" --map name=cf:n:strng "$T/u.csv"
+exits 2 "columns 2 (name) and 3 (age) both become the cell cf:age" \
+  "${U[@]}" --map name=cf:age --map age=cf:age "$T/u.csv"
+exits 2 "no column is mapped to a cell: every column is the key's or mapped to '-' (--keep-key-columns" \
+  "${U[@]}" --map name=- --map age=- "$T/u.csv"
+exits 2 "no column is mapped to a cell" "$H" plan --rowkey '{id}' --map name=- --map age=- "$T/u.csv"
+check "  nothing was created" '[ ! -e "$T/never" ]'
+
 # ---- (e) a job that fails before it starts creates nothing, changes nothing ---------------
 # the state of a directory: inode, mtime, ctime (a rename away and back changes it), entries
 state() { stat -c '%i %.9Y %.9Z' "$1"; ls -A "$1"; }
