@@ -22,7 +22,7 @@ static const char *const BUILD_FLAGS[] = {
     "--lines-terminated-by=", "--incremental=", "--check-column=", "--last-value=",
     "--last-value-from=", "--delete-if=", "--op-column=", "--deletes=", "--deletes-time=",
     "--ingest-chunk=", "--encoding=", "--gz-impl=", "--no-header",
-    "--header", "--keep-key-columns", "--quiet", "--no-direct-io", NULL};
+    "--header", "--keep-key-columns", "--quiet", "--no-direct-io", "--direct-io", NULL};
 
 /* cli_hbase.h's live-table flags */
 static const char *const HBASE_FLAGS[] = {"--table=", "--zookeeper=", "--znode-parent=",

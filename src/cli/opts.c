@@ -329,6 +329,7 @@ int cli_apply_build_flag(hfg_build_options *o, const char *a, const char *v, con
   if (!strcmp(a, "--header")) { o->header = 1; header_given = 1; return 0; }
   if (!strcmp(a, "--keep-key-columns")) { o->keep_key_columns = 1; return 0; }
   if (!strcmp(a, "--no-direct-io")) { o->hfile.direct_io = 0; return 0; }
+  if (!strcmp(a, "--direct-io")) { o->hfile.direct_io = 1; return 0; } /* over a job file */
   if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) { cli_quiet = 1; return 0; }
   if (!v && cli_flag_takes_value(cli_command, a) == 1) {
     fprintf(stderr, "hfilegen %s: %s needs a value\n", cli_command, a);
@@ -625,6 +626,8 @@ int cli_job_apply(const char *path, unsigned long line, const char *key, const c
       o->header = on == !strcmp(flag, "--header"), header_given = 1;
     else if (!strcmp(flag, "--keep-key-columns")) o->keep_key_columns = on;
     else if (!strcmp(flag, "--quiet")) cli_quiet = on;
+    else if (!strcmp(flag, "--direct-io") || !strcmp(flag, "--no-direct-io"))
+      o->hfile.direct_io = on == !strcmp(flag, "--direct-io");
     else if (on) v = NULL; /* another such flag: given, as on the command line */
     else return 0;
     if (v) return 0;

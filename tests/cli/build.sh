@@ -134,8 +134,15 @@ elif dd if=/dev/zero of="$T/direct.probe" bs=4096 count=1 oflag=direct 2>/dev/nu
   check "by default no HFile page stays in the page cache" '[ "$(res_pages "$T"/dio/cf/*)" -eq 0 ]'
   check "--no-direct-io leaves them in the page cache" '[ "$(res_pages "$T"/pc/cf/*)" -ge "$(du -cb "$T"/pc/cf/* | tail -1 | cut -f1)" ]'
   check "no_direct_io: true in a job file does the same" '[ "$(res_pages "$T"/pcj/cf/*)" -ge "$(du -cb "$T"/pcj/cf/* | tail -1 | cut -f1)" ]'
+  printf 'direct_io: false\nrowkey: "{id %% 10}|{id}"\n' > "$T/pc2.yaml"
+  "$H" build --job "$T/pc2.yaml" --splits "$SRC/samples/splits/salt10.txt" --out "$T/pcj2" \
+    --codec gz --timestamp $TS --quiet "$SRC/samples/orders.csv"
+  check "direct_io: false in a job file does the same" '[ "$(res_pages "$T"/pcj2/cf/*)" -ge "$(du -cb "$T"/pcj2/cf/* | tail -1 | cut -f1)" ]'
+  "$H" build --job "$T/pc.yaml" --direct-io --splits "$SRC/samples/splits/salt10.txt" \
+    --out "$T/dio2" --codec gz --timestamp $TS --quiet "$SRC/samples/orders.csv"
+  check "--direct-io undoes the job file's no_direct_io: true" '[ "$(res_pages "$T"/dio2/cf/*)" -eq 0 ]'
   # (reading them puts them in the page cache: after the checks above)
-  check "O_DIRECT and page-cache outputs are byte-identical" 'diff -r "$T/dio" "$T/pc" >/dev/null && diff -r "$T/a" "$T/pcj" >/dev/null'
+  check "O_DIRECT and page-cache outputs are byte-identical" 'diff -r "$T/dio" "$T/pc" >/dev/null && diff -r "$T/a" "$T/pcj" >/dev/null && diff -r "$T/a" "$T/pcj2" >/dev/null && diff -r "$T/a" "$T/dio2" >/dev/null'
 else
   echo "skip: $T takes no O_DIRECT writes (every HFile goes through the page cache)"
 fi
