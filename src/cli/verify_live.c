@@ -95,7 +95,12 @@ int verify_build_splits(verify_live *lv, int argc, char **argv, int all, char *w
         i++;
       continue;
     }
-    if (!is_dir(a)) continue;
+    if (!is_dir(a)) {
+      struct stat st;
+      if (stat(a, &st) != 0 && !strcmp(why, "no directory argument")) /* not "none given" */
+        snprintf(why, whylen, "%s does not exist", a);
+      continue;
+    }
     if (lv->have_manifest && !all) break;
     verify_live other;
     memset(&other, 0, sizeof other);

@@ -300,6 +300,13 @@ else
   echo "note: 'hfilegen build' did not run; the built-directory scenario was skipped"
 fi
 
+# ---- verify: a directory that does not exist is said to be missing (the note said "no
+#      directory argument") ----
+run "$H" verify "$TMP/no-such-dir"
+rc_is 1 "verify of a missing directory"
+has "$OUT" "NOTE regions not checked: no --splits or --table, and $TMP/no-such-dir does not exist" "verify of a missing directory"
+has "$OUT" "FAIL $TMP/no-such-dir: cannot open: No such file or directory" "verify of a missing directory"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
   exit 1
