@@ -346,8 +346,16 @@ static int emit_region(job *j, size_t region) {
       size_t pl2;
       const uint8_t *p2 = hfg_rec_payload(rec, len, &pl2);
       const char *f1, *f2;
-      record_names(j, (uint16_t)(prev_key_file(&prev_key, klen)), &f1);
-      record_names(j, hfg_get_be16(p2 + 16), &f2);
+      const unsigned i1 = (unsigned)prev_key_file(&prev_key, klen), i2 = hfg_get_be16(p2 + 16);
+      record_names(j, (uint16_t)i1, &f1);
+      record_names(j, (uint16_t)i2, &f2);
+      char n1[4200], n2[4200]; /* one file given twice: its inputs told apart */
+      if (i1 != i2 && !strcmp(f1, f2) && !j->cell_payload) {
+        snprintf(n1, sizeof n1, "%s (input %u)", f1, i1 + 1);
+        snprintf(n2, sizeof n2, "%s (input %u)", f2, i2 + 1);
+        f1 = n1;
+        f2 = n2;
+      }
       hfg_buf kb = HFG_BUF_INIT;
       hfg_escape(&kb, key, klen > 200 ? 200 : klen);
       if (j->cell_payload && !j->changes) /* rekey: two old rows, one new key */

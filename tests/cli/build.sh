@@ -65,6 +65,9 @@ printf 'id,v\n1,a\n2,b\n1,c\n' > "$T/dup.csv"
 "$H" build --rowkey '{id}' --out "$T/d1" --quiet "$T/dup.csv" 2> "$T/dup.err"
 check "duplicate fails with exit 1" '[ $? -ne 0 ]'
 check "error names both input lines" 'grep -q "line 2 and .*line 4" "$T/dup.err"'
+printf 'id,v\n1,a\n' > "$T/once.csv"
+"$H" build --rowkey '{id}' --out "$T/d0" --quiet "$T/once.csv" "$T/once.csv" 2> "$T/dup0.err"
+check "one file given twice: the duplicate's two places told apart by input" 'grep -q "once.csv (input 1) line 2 and .*once.csv (input 2) line 2" "$T/dup0.err"'
 check "nothing published after a failure" '[ ! -e "$T/d1/_SUCCESS" ] && [ -z "$(find "$T/d1" -type f ! -name "_*")" ]'
 "$H" build --rowkey '{id}' --out "$T/d2" --on-duplicate last --timestamp 5 --quiet "$T/dup.csv"
 check "--on-duplicate last keeps the later record" '"$H" inspect --cells --tsv "$T"/d2/cf/* | grep -q "^1	cf	v	5	Put	c	$"'
