@@ -111,7 +111,7 @@ const char *hfg_columns_hint(char *buf, size_t cap, const char *const *names, si
     const char *h = names[0];
     if (strchr(h, '\t'))
       add(&o, "; the line holds tabs: is it TSV? give --format tsv (names ending in .tsv or "
-              ".tab are read as TSV)");
+              ".tab are read as TSV unless --delimiter says otherwise: drop it)");
     else if (strchr(h, ';'))
       add(&o, "; the line holds ';': give --delimiter ';'");
     else if (strchr(h, '|'))

@@ -178,6 +178,9 @@ check "unknown rowkey column: the columns read and a --delimiter hint" \
 "$H" build --rowkey '{id}' --out "$T/k2" --quiet "$T/tab.txt" 2> "$T/k2.err"
 check "a TSV read as CSV: hint at --format tsv" 'grep -qF "the column read is '"'"'id\tx'"'"' (1); the line holds tabs: is it TSV? give --format tsv" "$T/k2.err"'
 "$H" build --rowkey '{id}' --out "$T/k3" --format tsv --quiet "$T/case.csv" 2> "$T/k3.err"
+printf 'id\tx\n1\ta\n' > "$T/tab.tsv"
+"$H" build --rowkey '{id}' --out "$T/k2b" --delimiter , --quiet "$T/tab.tsv" 2> "$T/k2b.err"
+check "a .tsv read with --delimiter ,: the hint says to drop it" 'grep -qF "the line holds tabs: is it TSV? give --format tsv (names ending in .tsv or .tab are read as TSV unless --delimiter says otherwise: drop it)" "$T/k2b.err"'
 check "a CSV read as TSV: hint at --format csv" 'grep -q "the line holds commas: is it CSV? give --format csv" "$T/k3.err"'
 "$H" build --rowkey '{id}' --out "$T/k4" --quiet "$T/case.csv" 2> "$T/k4.err"
 check "a column differing in case: did you mean" \
