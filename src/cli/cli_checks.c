@@ -261,6 +261,38 @@ int cli_check_header_as_data(const char *cmd, const hfg_build_options *o) {
   return 0;
 }
 
+int cli_check_headers(const char *cmd, const hfg_build_options *o) {
+  if (!o->header || o->ninputs < 2) return 0;
+  struct stat st;
+  const char *first = o->inputs[0];
+  if (!strcmp(first, "-") || strstr(first, "://") || stat(first, &st) || !S_ISREG(st.st_mode))
+    return 0;
+  hfg_input_options io;
+  hfg_build_input_options(o, &io);
+  hfg_record_reader *r = NULL;
+  if (hfg_record_reader_open(o->inputs, o->ninputs, &io, &r, NULL, 0)) return 0; /* the job says */
+  int rc = 0;
+  for (size_t k = 1; k < o->ninputs && !rc; k++) {
+    if (!hfg_record_reader_input_regular(r, k)) continue; /* stdin, a database: read once */
+    hfg_record_reader *p = NULL;
+    char msg[256];
+    if (hfg_record_reader_open_part(r, &io, k, 0, 1, 1, &p, msg, sizeof msg)) continue;
+    hfg_record rec;
+    if (hfg_record_reader_next(p, &rec) == HFG_EINVAL &&
+        strstr(hfg_record_reader_errmsg(p), "header differs from")) {
+      fprintf(stderr,
+              "hfilegen %s: FAILED: %s: the inputs of one job share one header (checked "
+              "before any record is read): give such inputs to jobs of their own, or make "
+              "their headers the same\n",
+              cmd, hfg_record_reader_errmsg(p));
+      rc = 1;
+    }
+    hfg_record_reader_free(p);
+  }
+  hfg_record_reader_free(r);
+  return rc;
+}
+
 /* A database input's rows come typed from the server, in no file format:
  * --format (csv, tsv, a dump dialect) was ignored for them without a word. */
 int cli_check_db_format(const char *cmd, const hfg_build_options *o) {

@@ -35,6 +35,10 @@ void cli_warn_unnamed_columns(const hfg_build_options *o);
  * 2 after a message naming the file and line and the fix; 0 otherwise (stdin
  * and database inputs are not looked at). cmd names the command. */
 int cli_check_header_as_data(const char *cmd, const hfg_build_options *o);
+/* With a header, every regular-file input's header equals the first input's,
+ * checked before the job reads a record (the reader finds a differing one only
+ * when it comes to that input: hours into a large job). 1 (said) or 0. */
+int cli_check_headers(const char *cmd, const hfg_build_options *o);
 
 /* --format with database inputs only, whose rows come typed from the server:
  * 2 after a message naming both; with files too, a note. 0 otherwise. */

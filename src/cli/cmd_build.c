@@ -250,6 +250,7 @@ int cmd_build(int argc, char **argv) {
   if ((rc = cli_check_inputs(inputs, ninputs, job_file)) != 0) goto out;
   if ((rc = cli_check_deletes(&o)) != 0) goto out;
   if ((rc = cli_check_header_as_data("build", &o)) != 0) goto out;
+  if ((rc = cli_check_headers("build", &o)) != 0) goto out;
   cli_warn_unnamed_columns(&o);
   cli_warn_mysql_crlf(&o);
   if ((rc = cli_check_rejects_path(&o, job_file)) != 0) goto out;

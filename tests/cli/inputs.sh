@@ -181,6 +181,19 @@ check "a TSV read as CSV: hint at --format tsv" 'grep -qF "the column read is '"
 printf 'id\tx\n1\ta\n' > "$T/tab.tsv"
 "$H" build --rowkey '{id}' --out "$T/k2b" --delimiter , --quiet "$T/tab.tsv" 2> "$T/k2b.err"
 check "a .tsv read with --delimiter ,: the hint says to drop it" 'grep -qF "the line holds tabs: is it TSV? give --format tsv (names ending in .tsv or .tab are read as TSV unless --delimiter says otherwise: drop it)" "$T/k2b.err"'
+# inputs whose headers differ: refused before any record is read (it came when the reader
+# reached that input: hours into a large job), plain or compressed; equal headers build
+printf 'id,name\n1,x\n' > "$T/h2.csv"
+gzip -c "$T/h2.csv" > "$T/h2.csv.gz"
+for second in h2.csv h2.csv.gz; do
+  "$H" build --rowkey '{id}' --out "$T/hd" --quiet "$SRC/samples/orders.csv" "$T/$second" 2> "$T/hd.err"
+  rc=$?
+  check "headers that differ ($second): refused up front (rc $rc), nothing created" \
+    '[ $rc -eq 1 ] && grep -qF "$second: header differs from $SRC/samples/orders.csv'"'"'s: 2 columns, not 6: the inputs of one job share one header (checked before any record is read)" "$T/hd.err" && [ ! -e "$T/hd" ]'
+done
+head -1 "$SRC/samples/orders.csv" > "$T/h3.csv"
+printf '99999,1,1720000000000,1.00,PAID,x\n' >> "$T/h3.csv"
+check "the same header in two inputs builds" '"$H" build --rowkey "{id}" --out "$T/hs" --quiet "$SRC/samples/orders.csv" "$T/h3.csv" && [ -f "$T/hs/_SUCCESS" ]'
 check "a CSV read as TSV: hint at --format csv" 'grep -q "the line holds commas: is it CSV? give --format csv" "$T/k3.err"'
 "$H" build --rowkey '{id}' --out "$T/k4" --quiet "$T/case.csv" 2> "$T/k4.err"
 check "a column differing in case: did you mean" \
