@@ -54,8 +54,9 @@ static int scheme_splits(const hfg_scheme *s, uint64_t regions, hfg_keylist *l, 
   if (b.kind == HFG_BUCKET_NONE)
     return scheme_errf(em, el, HFG_EINVAL,
                        "the template does not start with a bucket ({x %% N}, {hex(hash(x), n)}, "
-                       "{phoenix_salt(...)}): no prefix space to align to; use --algo hex, "
-                       "decimal or uniform");
+                       "{phoenix_salt(...)}): no prefix space to align to; use --algo sample "
+                       "--input FILE (split points where the data's own keys fall), or --algo "
+                       "hex, decimal or uniform");
   if (b.kind == HFG_BUCKET_DECIMAL && b.width == 0) return unpadded_refusal(&b, em, el);
   /* The bucket part, to render bucket numbers exactly as eval does. */
   size_t pi = 0;

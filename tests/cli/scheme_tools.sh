@@ -94,6 +94,8 @@ expect_out scan-shell-quote 0 "scan 'o\\'neil', {STARTROW => \"005\", STOPROW =>
   "$BIN" scan-ranges --rowkey '{id :03}' --from id=5 --to id=7 --format shell --table "o'neil"
 # the messages a new user meets on the edges
 expect_grep key-empty 1 "hfilegen key: empty rowkey: HBase has no empty row" -- "$BIN" key --rowkey '{substr(x, 5)}' x=abc
+expect_grep splits-no-bucket-names-sample 2 "no prefix space to align to; use --algo sample --input FILE" -- \
+  "$BIN" splits --rowkey '{id}' --regions 10
 expect_grep splits-o-missing-dir 1 "^hfilegen splits: $WORK/nodir/x.txt: No such file or directory" -- \
   "$BIN" splits --rowkey '{id % 4}|{id}' --regions 4 -o "$WORK/nodir/x.txt"
 expect_grep lint-unpadded-width 0 "fix: zero-pad the bucket to its 3 digits ({x % 1000 :03})" -- \
