@@ -139,16 +139,17 @@ int cli_check_rejects_path(const hfg_build_options *o, const char *job_file) {
   return 0;
 }
 
-/* A reader over input p alone with the job's reader options, or NULL for what
- * cannot be read twice (stdin, a database, a pipe) or does not open (the job
- * reports that). */
-static hfg_record_reader *open_again(const hfg_build_options *o, const char *p) {
+/* A reader over inputs paths[0..n) with the job's reader options (*io set to
+ * them), or NULL when the first cannot be read twice (stdin, a database, a
+ * pipe) or they do not open (the job reports that). */
+static hfg_record_reader *open_again(const hfg_build_options *o, const char *const *paths,
+                                     size_t n, hfg_input_options *io) {
   struct stat st;
+  const char *p = paths[0];
   if (!strcmp(p, "-") || strstr(p, "://") || stat(p, &st) || !S_ISREG(st.st_mode)) return NULL;
-  hfg_input_options io;
-  hfg_build_input_options(o, &io);
+  hfg_build_input_options(o, io);
   hfg_record_reader *r = NULL;
-  return hfg_record_reader_open(&p, 1, &io, &r, NULL, 0) ? NULL : r;
+  return hfg_record_reader_open(paths, n, io, &r, NULL, 0) ? NULL : r;
 }
 
 /* The first record of input p read with the job's reader options (*got: the
@@ -156,7 +157,8 @@ static hfg_record_reader *open_again(const hfg_build_options *o, const char *p) 
  * or does not open (the job reports that). The caller frees the reader. */
 static hfg_record_reader *first_record(const hfg_build_options *o, const char *p,
                                        hfg_record *rec, int *got) {
-  hfg_record_reader *r = open_again(o, p);
+  hfg_input_options io;
+  hfg_record_reader *r = open_again(o, &p, 1, &io);
   if (r) *got = hfg_record_reader_next(r, rec);
   return r;
 }
@@ -203,7 +205,8 @@ void cli_warn_unnamed_columns(const hfg_build_options *o) {
               i + 1, o->family ? o->family : "cf");
   if (!o->header || o->ncolumns || !o->ninputs) return;
   const char *p = o->inputs[0];
-  hfg_record_reader *r = open_again(o, p);
+  hfg_input_options io;
+  hfg_record_reader *r = open_again(o, &p, 1, &io);
   if (!r) return;
   size_t n = 0;
   const char *const *names = hfg_record_reader_columns(r, &n);
@@ -263,14 +266,9 @@ int cli_check_header_as_data(const char *cmd, const hfg_build_options *o) {
 
 int cli_check_headers(const char *cmd, const hfg_build_options *o) {
   if (!o->header || o->ninputs < 2) return 0;
-  struct stat st;
-  const char *first = o->inputs[0];
-  if (!strcmp(first, "-") || strstr(first, "://") || stat(first, &st) || !S_ISREG(st.st_mode))
-    return 0;
   hfg_input_options io;
-  hfg_build_input_options(o, &io);
-  hfg_record_reader *r = NULL;
-  if (hfg_record_reader_open(o->inputs, o->ninputs, &io, &r, NULL, 0)) return 0; /* the job says */
+  hfg_record_reader *r = open_again(o, o->inputs, o->ninputs, &io);
+  if (!r) return 0;
   int rc = 0;
   for (size_t k = 1; k < o->ninputs && !rc; k++) {
     if (!hfg_record_reader_input_regular(r, k)) continue; /* stdin, a database: read once */
