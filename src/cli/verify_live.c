@@ -86,6 +86,7 @@ static void free_build_keys(verify_live *lv) {
 int verify_build_splits(verify_live *lv, int argc, char **argv, int all, char *why,
                         size_t whylen) {
   snprintf(why, whylen, "no directory argument");
+  int said_missing = 0; /* why names the first argument that does not exist */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] == '-') { /* the options' values are no inputs */
@@ -97,8 +98,10 @@ int verify_build_splits(verify_live *lv, int argc, char **argv, int all, char *w
     }
     if (!is_dir(a)) {
       struct stat st;
-      if (stat(a, &st) != 0 && !strcmp(why, "no directory argument")) /* not "none given" */
+      if (!said_missing && stat(a, &st) != 0) {
         snprintf(why, whylen, "%s does not exist", a);
+        said_missing = 1;
+      }
       continue;
     }
     if (lv->have_manifest && !all) break;
